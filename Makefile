@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: Apache-2.0
+# picotpu - an open, hackable TPU.  Thin front end; see `make help`.
+.SHELLFLAGS := -eu -o pipefail -c
+SHELL := /bin/bash
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-builtin-rules
+
+VERILATOR ?= verilator
+YOSYS ?= yosys
+NEXTPNR_ICE40 ?= nextpnr-ice40
+CC ?= gcc
+CXX ?= g++
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# Every block registers its models, testbenches, lint configurations, tests
+# and benchmarks from its own leaf makefile.
+TB_MODELS :=
+TB_PROGS :=
+LINT_TARGETS :=
+TEST_TARGETS :=
+BENCH_TARGETS :=
+
+include mk/tb.mk
+include mk/lint.mk
+include mk/run.mk
+include $(sort $(wildcard tests/*/test.mk))
+
+.PHONY: help deps lint sim test bench clean tests-build
+help:
+	@echo "picotpu make targets:"
+	@echo "  make deps     install every tool the project needs (Debian packages, PyPI)"
+	@echo "  make test     build and run every test; ends with 'N passed, N failed'"
+	@echo "  make lint     verilator --lint-only -Wall and a Yosys read of every configuration"
+	@echo "  make sim      build the Verilated models of every block and configuration"
+	@echo "  make bench    run the benchmarks; figures in build/bench/results.json"
+	@echo "  make clean    remove build/"
+	@echo "Options: WAVES=1 (FST traces in build/waves/), SEED=N (repeat a random run),"
+	@echo "         JOBS=N (parallel builds, default $(JOBS))"
+
+deps:
+	@scripts/deps.sh
+
+sim: $(foreach m,$(TB_MODELS),$($(m)_LIB))
+
+tests-build: $(TB_PROGS)
+
+lint: $(LINT_TARGETS)
+	@echo "lint: $(words $(LINT_TARGETS)) configuration checks clean"
+
+# Build everything first (in parallel), then run the tests, keeping going past
+# failures so that the summary counts all of them.
+test: deps
+	@mkdir -p build
+	@rm -f $(TEST_RESULTS)
+	@$(MAKE) --no-print-directory -j$(JOBS) tests-build lint || \
+	  echo "FAIL build: a build or lint step failed (see the output above)" >> $(TEST_RESULTS)
+	@$(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_TARGETS) || \
+	  echo "FAIL make: a test target failed to run (see the output above)" >> $(TEST_RESULTS)
+	@scripts/test-summary.sh $(TEST_RESULTS)
+
+bench: deps
+	@mkdir -p build/bench
+	@rm -f build/bench/results.jsonl
+	@$(MAKE) --no-print-directory -j1 $(BENCH_TARGETS)
+	@scripts/bench-collect.sh build/bench/results.jsonl build/bench/results.json
+
+clean:
+	rm -rf build
