@@ -20,18 +20,20 @@ TB_PROGS :=
 LINT_TARGETS :=
 TEST_TARGETS :=
 BENCH_TARGETS :=
+FW_TARGETS :=
 
 include mk/tb.mk
 include mk/lint.mk
 include mk/run.mk
-include $(sort $(wildcard tests/*/test.mk))
+include $(sort $(wildcard fw/*.mk tests/*/test.mk))
 
-.PHONY: help deps lint sim test bench clean tests-build
+.PHONY: help deps lint fw sim test bench clean tests-build
 help:
 	@echo "picotpu make targets:"
 	@echo "  make deps     install every tool the project needs (Debian packages, PyPI)"
 	@echo "  make test     build and run every test; ends with 'N passed, N failed'"
 	@echo "  make lint     verilator --lint-only -Wall and a Yosys read of every configuration"
+	@echo "  make fw      build the RV32 firmware images"
 	@echo "  make sim      build the Verilated models of every block and configuration"
 	@echo "  make bench    run the benchmarks; figures in build/bench/results.json"
 	@echo "  make clean    remove build/"
@@ -40,6 +42,8 @@ help:
 
 deps:
 	@scripts/deps.sh
+
+fw: $(FW_TARGETS)
 
 sim: $(foreach m,$(TB_MODELS),$($(m)_LIB))
 
