@@ -17,6 +17,6 @@ build/lint/$(1).ok: $(3) mk/lint.mk
 	@mkdir -p $$(@D)
 	@echo "  LINT $(1)"
 	@$(VERILATOR) $(LINT_VFLAGS) --top-module $(2) $(call lint_gparams,$(4)) $(3)
-	@$(YOSYS) -q -l $$(@D)/$(1).yosys.log -p 'read_verilog -sv -DSYNTHESIS $(3); hierarchy -check -top $(2) $(call lint_chparams,$(4)); proc; check -assert' >/dev/null
+	@$(YOSYS) -q -l $$(@D)/$(1).yosys.log -p 'read_verilog -defer -sv -DSYNTHESIS $(3); hierarchy -check -top $(2) $(call lint_chparams,$(4)); proc; check -assert' >/dev/null
 	@touch $$@
 endef
