@@ -184,19 +184,29 @@ void tb_eval(tb_t *tb)
     }
 }
 
-void tb_tick(tb_t *tb)
+void tb_fall(tb_t *tb)
 {
     tb_set(tb->clk, 0);
     tbm_eval(tb->m);
     if (tb->tracing)
         tbm_trace_dump(tb->m, tb->time);
     tb->time++;
+}
+
+void tb_rise(tb_t *tb)
+{
     tb_set(tb->clk, 1);
     tb_eval(tb);
     if (tb->tracing)
         tbm_trace_dump(tb->m, tb->time);
     tb->time++;
     tb->cycle++;
+}
+
+void tb_tick(tb_t *tb)
+{
+    tb_fall(tb);
+    tb_rise(tb);
 }
 
 void tb_ticks(tb_t *tb, int n)

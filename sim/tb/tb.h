@@ -81,8 +81,13 @@ void tb_set_bits(tb_sig_t *s, int lsb, int width, uint64_t v);
 uint64_t tb_get_bits(tb_sig_t *s, int lsb, int width);
 static inline uint32_t *tb_words(tb_sig_t *s) { return (uint32_t *)s->ptr; }
 
-/* Clock: one full cycle (falling then rising edge, each evaluated). */
+/* Clock: one full cycle (falling then rising edge, each evaluated).  A
+ * testbench that must see combinational outputs (a ready) for the inputs it
+ * just set calls tb_fall(), reads them, then tb_rise(): still two evaluations
+ * per cycle. */
 void tb_eval(tb_t *tb);
+void tb_fall(tb_t *tb);
+void tb_rise(tb_t *tb);
 void tb_tick(tb_t *tb);
 void tb_ticks(tb_t *tb, int n);
 /* Holds rst_ni low for `cycles` rising edges, then releases it. */
