@@ -5,7 +5,7 @@
 #       PARAMS is a list of Name=Value pairs; they become -GName=Value for
 #       Verilator and -chparam Name Value for Yosys.  Adds lint-NAME to LINT_TARGETS.
 
-LINT_VFLAGS := --lint-only -Wall
+LINT_VFLAGS := --lint-only -Wall rtl/lint.vlt
 lint_gparams = $(addprefix -G,$(1))
 lint_chparams = $(foreach p,$(1),-chparam $(word 1,$(subst =, ,$(p))) $(word 2,$(subst =, ,$(p))))
 
@@ -13,7 +13,7 @@ define lint_config
 LINT_TARGETS += lint-$(1)
 .PHONY: lint-$(1)
 lint-$(1): build/lint/$(1).ok
-build/lint/$(1).ok: $(3) mk/lint.mk
+build/lint/$(1).ok: $(3) mk/lint.mk rtl/lint.vlt
 	@mkdir -p $$(@D)
 	@echo "  LINT $(1)"
 	@$(VERILATOR) $(LINT_VFLAGS) --top-module $(2) $(call lint_gparams,$(4)) $(3)

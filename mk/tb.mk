@@ -26,7 +26,7 @@ TB_VTRACE :=
 endif
 
 # Verilator and C++ optimisation for models: the blueprint's settings.
-TB_VFLAGS := -O3 --x-assign fast --x-initial fast --assert -Wall \
+TB_VFLAGS := -O3 --x-assign fast --x-initial fast --assert -Wall rtl/lint.vlt \
              --Wno-DECLFILENAME --Wno-UNUSEDPARAM
 TB_OPT_FAST ?= -O2
 TB_CXXDEFS := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=$(TB_TRACE) \
@@ -60,19 +60,20 @@ $(1)_LIB := $(TB_BUILD)/$(1)$(TB_VARIANT)/libtbm.a
 $(1)_SRCS := $(3)
 TB_MODELS += $(1)
 
-$(TB_BUILD)/$(1)$(TB_VARIANT)/libtbm.a: $(3) sim/tb/tb_glue.cpp sim/tb/tb.h sim/tb/gen_ports.sh mk/tb.mk
+$(TB_BUILD)/$(1)$(TB_VARIANT)/libtbm.a: $(3) sim/tb/tb_glue.cpp sim/tb/tb.h sim/tb/gen_ports.sh mk/tb.mk rtl/lint.vlt
 	@mkdir -p $$(@D)
 	@echo "  VERILATE $(1) ($(2) $(4))"
-	@start=$$$$(date +%s.%N); \
+	@date +%s > $$(@D)/build_start
 	$(VERILATOR) --cc $(TB_VFLAGS) $(TB_VTRACE) --top-module $(2) --prefix Vmodel \
-	  --Mdir $$(@D) $(4) $(3) && \
-	$(MAKE) -s -C $$(@D) -f Vmodel.mk OPT_FAST="$(TB_OPT_FAST)" OPT_SLOW=-O1 \
-	  OPT_GLOBAL=-O1 Vmodel__ALL.a && \
-	sim/tb/gen_ports.sh $$(@D)/Vmodel.h > $$(@D)/tb_ports.inc && \
-	$(CXX) $(TB_CXXFLAGS) -O2 -I$$(@D) -Isim/tb -c sim/tb/tb_glue.cpp -o $$(@D)/tb_glue.o && \
-	cp $$(@D)/Vmodel__ALL.a $$@ && $(AR) rs $$@ $$(@D)/tb_glue.o 2>/dev/null && \
-	end=$$$$(date +%s.%N); \
-	echo "$$$$start $$$$end" | awk '{printf "%.1f\n", $$$$2-$$$$1}' > $$(@D)/build_seconds
+	  --Mdir $$(@D) $(4) $(3)
+	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk OPT_FAST="$(TB_OPT_FAST)" OPT_SLOW=-O1 \
+	  OPT_GLOBAL=-O1 Vmodel__ALL.a
+	@sim/tb/gen_ports.sh $$(@D)/Vmodel.h > $$(@D)/tb_ports.inc
+	@$(CXX) $(TB_CXXFLAGS) -O2 -I$$(@D) -Isim/tb -c sim/tb/tb_glue.cpp -o $$(@D)/tb_glue.o
+	@cp $$(@D)/Vmodel__ALL.a $$@.tmp && $(AR) rs $$@.tmp $$(@D)/tb_glue.o 2>/dev/null
+	@mv $$@.tmp $$@
+	@echo $$$$(( $$$$(date +%s) - $$$$(cat $$(@D)/build_start) )) > $$(@D)/build_seconds
+	@echo "  BUILT $(1) in $$$$(cat $$(@D)/build_seconds) s"
 endef
 
 define tb_prog
@@ -81,6 +82,6 @@ TB_PROGS += $(TB_BUILD)/bin$(TB_VARIANT)/$(1)
 
 $(TB_BUILD)/bin$(TB_VARIANT)/$(1): $(3) $$($(2)_LIB) $(TB_RT) $(TB_HARNESS) $(TB_PROG_DEPS)
 	@mkdir -p $$(@D)
-	$(CC) $(TB_CFLAGS) $(TB_PROG_CFLAGS) -o $$@ $(3) $(TB_HARNESS) $$($(2)_LIB) $(TB_RT) \
+	$(CC) $(TB_CFLAGS) $$(TB_PROG_CFLAGS) -o $$@ $(3) $(TB_HARNESS) $$($(2)_LIB) $(TB_RT) \
 	  -lstdc++ -lm $(TB_LDLIBS)
 endef

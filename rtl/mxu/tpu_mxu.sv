@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// The matrix unit: double-buffered weight tiles, zero-point handling, the
+// systolic array and the accumulator memory, behind valid/ready row streams.
+`default_nettype none
+
+module tpu_mxu #(
+  // Array size: N x N multiply-accumulate units.
+  parameter int unsigned N = 16,
+  // 1: bf16 x bf16 -> fp32 as well as int8 x int8 -> int32; 0: int8 only.
+  parameter int unsigned EnableBf16 = 1,
+  // Rows of the accumulator memory.
+  parameter int unsigned AccRows = 512,
+  // Bits per element on the weight and activation streams.
+  localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
+  // Element width inside the array (int8 minus zero point needs 9 bits).
+  localparam int unsigned AW = (EnableBf16 != 0) ? 16 : 9,
+  localparam int unsigned AccAw = (AccRows > 1) ? $clog2(AccRows) : 1
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // Weight tiles: N rows per tile, row k of the tile first for k = 0..N-1;
+  // element n of row k is W[k][n] (int8 in the low byte, or bf16).
+  input  logic              w_valid_i,
+  output logic              w_ready_o,
+  input  logic [N*EW-1:0]   w_data_i,
+  // Activation rows: x[k] for k = 0..N-1.  A row with a_first_i starts a block
+  // that uses the next loaded weight tile; the other rows of the block reuse it.
+  input  logic              a_valid_i,
+  output logic              a_ready_o,
+  input  logic [N*EW-1:0]   a_data_i,
+  input  logic              a_first_i,
+  input  logic              a_acc_i,     // accumulate into ACC row (else overwrite)
+  input  logic              a_bf16_i,    // bf16 block (else int8)
+  input  logic [7:0]        a_zp_i,      // int8 input zero point
+  input  logic [AccAw-1:0]  a_addr_i,    // ACC row for the result
+  // Accumulator read port (result rows have priority over it).
+  input  logic              r_valid_i,
+  output logic              r_ready_o,
+  input  logic [AccAw-1:0]  r_addr_i,
+  output logic              r_data_valid_o,
+  output logic [N*32-1:0]   r_data_o,
+  // Status
+  output logic              busy_o,      // rows in the array or the ACC pipeline
+  output logic              row_fire_o   // a row entered the array this cycle
+);
+
+  localparam int unsigned Lat = 2 * N;                 // array latency in cycles
+  localparam int unsigned CW  = $clog2(2 * N + 1);     // since-counter width
+  localparam logic [CW-1:0] Sat = CW'(2 * N);
+  localparam int unsigned RW  = (N > 1) ? $clog2(N) : 1;
+  localparam int unsigned IW  = $clog2(Lat + 1);       // rows in flight
+
+  // ---------------------------------------------------------------------------
+  // Weight banks.  full_q[b]: bank b holds a tile that has not been retired.
+  // next_q: the bank the next block will use; cur_q: the bank of the block now
+  // streaming.  The loader fills next_q once it is retired and once the last
+  // row that used it has passed each array row (since_q counts cycles since
+  // that row entered: array row k is free after N+k of them).
+  logic [1:0]    full_d, full_q;
+  logic          next_d, next_q, cur_d, cur_q;
+  logic [CW-1:0] since0_d, since0_q, since1_d, since1_q, since_next;
+  logic [RW-1:0] wrow_d, wrow_q;
+  logic          bf16_d, bf16_q;
+  logic [IW-1:0] inflight_d, inflight_q;
+  logic          a_fire, w_fire, mode_ok, out_valid;
+  logic          acc_idle;
+
+  assign since_next = next_q ? since1_q : since0_q;
+  assign w_ready_o  = !full_q[next_q] &&
+                      ({{(32-CW){1'b0}}, since_next} >= {{(32-RW){1'b0}}, wrow_q} + N - 1);
+  assign w_fire     = w_valid_i && w_ready_o;
+
+  // A block switches bank only onto a loaded tile; the datapath mode changes
+  // only when the array is empty.
+  assign mode_ok    = (a_bf16_i == bf16_q) || (a_first_i && inflight_q == '0);
+  assign a_ready_o  = (!a_first_i || full_q[next_q]) && mode_ok;
+  assign a_fire     = a_valid_i && a_ready_o;
+  assign row_fire_o = a_fire;
+
+  always_comb begin
+    full_d     = full_q;
+    next_d     = next_q;
+    cur_d      = cur_q;
+    wrow_d     = wrow_q;
+    bf16_d     = bf16_q;
+    since0_d   = (since0_q == Sat) ? Sat : since0_q + 1'b1;
+    since1_d   = (since1_q == Sat) ? Sat : since1_q + 1'b1;
+    if (w_fire) begin
+      wrow_d = wrow_q + 1'b1;
+      if (wrow_q == RW'(N - 1)) begin
+        wrow_d         = '0;
+        full_d[next_q] = 1'b1;
+      end
+    end
+    if (a_fire) begin
+      if (a_first_i) begin
+        cur_d          = next_q;
+        next_d         = cur_q;
+        full_d[cur_q]  = 1'b0;
+        bf16_d         = a_bf16_i;
+      end
+      if (cur_d) since1_d = '0;
+      else       since0_d = '0;
+    end
+    inflight_d = inflight_q + IW'(a_fire) - IW'(out_valid);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      full_q     <= 2'b00;
+      next_q     <= 1'b0;
+      cur_q      <= 1'b1;
+      wrow_q     <= '0;
+      bf16_q     <= 1'b0;
+      since0_q   <= Sat;
+      since1_q   <= Sat;
+      inflight_q <= '0;
+    end else begin
+      full_q     <= full_d;
+      next_q     <= next_d;
+      cur_q      <= cur_d;
+      wrow_q     <= wrow_d;
+      bf16_q     <= bf16_d;
+      since0_q   <= since0_d;
+      since1_q   <= since1_d;
+      inflight_q <= inflight_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Input conversion: int8 lanes become x - zp (9 bits, sign-extended to the
+  // lane); bf16 lanes pass through.
+  logic [N*AW-1:0] in_row;
+  logic [8:0]      x_minus_zp;
+  always_comb begin
+    x_minus_zp = '0;
+    for (int unsigned k = 0; k < N; k++) begin
+      // x - zp lies in [-255, 255]: exact in 9 bits.
+      x_minus_zp = {a_data_i[k*EW + 7], a_data_i[k*EW +: 8]} - {a_zp_i[7], a_zp_i};
+      in_row[k*AW +: AW] = {{(AW-9){x_minus_zp[8]}}, x_minus_zp};
+      if ((EnableBf16 != 0) && a_bf16_i) in_row[k*AW +: AW] = AW'(a_data_i[k*EW +: EW]);
+    end
+  end
+
+  logic [N*32-1:0] out_row;
+  tpu_mxu_array #(
+    .N          (N),
+    .EnableBf16 (EnableBf16)
+  ) u_array (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (a_fire),
+    .in_row_i    (in_row),
+    .in_bank_i   (a_first_i ? next_q : cur_q),
+    .bf16_i      (bf16_q),
+    .w_we_i      (w_fire),
+    .w_bank_i    (next_q),
+    .w_row_i     (wrow_q),
+    .w_data_i    (w_data_i),
+    .out_valid_o (out_valid),
+    .out_row_o   (out_row)
+  );
+
+  // The ACC address and mode of each row travel beside the array.
+  localparam int unsigned CtlW = AccAw + 2;
+  logic [Lat*CtlW-1:0] ctl_d, ctl_q;
+  logic [CtlW-1:0]     ctl_out;
+  always_comb begin
+    ctl_d = {ctl_q[(Lat-1)*CtlW-1:0], a_addr_i, a_acc_i, (EnableBf16 != 0) && a_bf16_i};
+  end
+  always_ff @(posedge clk_i) ctl_q <= ctl_d;
+  assign ctl_out = ctl_q[(Lat-1)*CtlW +: CtlW];
+
+  tpu_acc #(
+    .N          (N),
+    .AccRows    (AccRows),
+    .EnableBf16 (EnableBf16)
+  ) u_acc (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (out_valid),
+    .in_acc_i   (ctl_out[1]),
+    .in_bf16_i  (ctl_out[0]),
+    .in_addr_i  (ctl_out[2 +: AccAw]),
+    .in_row_i   (out_row),
+    .rd_valid_i (r_valid_i),
+    .rd_ready_o (r_ready_o),
+    .rd_addr_i  (r_addr_i),
+    .rd_valid_o (r_data_valid_o),
+    .rd_data_o  (r_data_o),
+    .idle_o     (acc_idle)
+  );
+
+  assign busy_o = (inflight_q != '0) || !acc_idle;
+
+  // Assertions
+`ifndef SYNTHESIS
+  // Rows of a block reuse its tile; a block must have started first.
+  a_block_started: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(a_fire && !a_first_i && !full_q[cur_q]))
+    else $error("tpu_mxu: activation row without a loaded tile (no a_first_i yet)");
+  a_inflight_bound: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      inflight_q <= IW'(Lat))
+    else $error("tpu_mxu: more rows in flight than the array holds");
+  a_mode_in_block: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(a_fire && !a_first_i && a_bf16_i != bf16_q))
+    else $error("tpu_mxu: data type changed inside a block");
+`endif
+
+endmodule
