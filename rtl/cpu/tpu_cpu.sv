@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_cpu: a small RV32I (optionally RV32IM) machine-mode core for FPGAs, with
+// valid/ready instruction and data ports, precise traps, one external and one
+// timer interrupt, and a retirement trace for verification.
+`default_nettype none
+
+module tpu_cpu #(
+  parameter logic [31:0] BootAddr = 32'h0000_0000,  // first fetch; mtvec after reset
+  parameter int unsigned EnableM  = 0,              // 1: implement RV32M (iterative)
+  parameter logic [31:0] HartId   = 32'd0           // value of mhartid
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // Instruction port: one request outstanding at a time; the response comes
+  // at least one cycle after the request is accepted.
+  output logic        imem_req_valid_o,
+  input  logic        imem_req_ready_i,
+  output logic [31:0] imem_req_addr_o,    // word aligned
+  input  logic        imem_rsp_valid_i,
+  input  logic [31:0] imem_rsp_rdata_i,
+  input  logic        imem_rsp_err_i,     // instruction access fault
+
+  // Data port: same rules; stores get a response too (for the error flag).
+  output logic        dmem_req_valid_o,
+  input  logic        dmem_req_ready_i,
+  output logic [31:0] dmem_req_addr_o,    // byte address, naturally aligned
+  output logic        dmem_req_we_o,
+  output logic [31:0] dmem_req_wdata_o,   // store data, replicated on every lane
+  output logic [3:0]  dmem_req_wstrb_o,   // byte lanes accessed (loads too)
+  input  logic        dmem_rsp_valid_i,
+  input  logic [31:0] dmem_rsp_rdata_i,   // the whole aligned word
+  input  logic        dmem_rsp_err_i,     // load/store access fault
+
+  // Interrupts (level sensitive)
+  input  logic        irq_i,              // machine external -> mip.MEIP
+  input  logic        timer_irq_i,        // machine timer    -> mip.MTIP
+
+  // Retirement trace: one record per retired or trapping instruction and per
+  // interrupt taken.  For verification; leave unconnected in a design.
+  output logic        trace_valid_o,
+  output logic [31:0] trace_pc_o,
+  output logic [31:0] trace_insn_o,
+  output logic        trace_trap_o,       // exception or interrupt: nothing retired
+  output logic [4:0]  trace_cause_o,      // {interrupt, code} when trace_trap_o
+  output logic [4:0]  trace_rd_o,         // register written (0: none)
+  output logic [31:0] trace_rd_wdata_o,
+  output logic [31:0] trace_next_pc_o
+);
+
+  tpu_cpu_pkg::state_e state_d, state_q;
+  logic [31:0] pc_d, pc_q;
+  logic [31:0] ir_d, ir_q;
+  logic        fetch_err_d, fetch_err_q;
+  logic        take_irq_d, take_irq_q;
+  logic [3:0]  irq_code_d, irq_code_q;
+
+  // Decoded instruction
+  logic        dec_illegal;
+  logic [3:0]  dec_alu_op;
+  logic [1:0]  dec_op_a;
+  logic        dec_op_b_imm;
+  logic [31:0] dec_imm;
+  logic        dec_rd_we;
+  logic [1:0]  dec_wb_sel;
+  logic        dec_branch, dec_jal, dec_jalr, dec_load, dec_store;
+  logic        dec_csr, dec_csr_write, dec_ecall, dec_ebreak, dec_mret, dec_muldiv;
+  logic        dec_shift;
+  logic [2:0]  funct3;
+  logic [4:0]  rd;
+
+  // Datapath
+  logic [31:0] rs1, rs2;
+  logic [31:0] alu_a, alu_b, alu_result;
+  logic        alu_eq, alu_lt, alu_ltu;
+  logic        branch_taken, jump;
+  logic [31:0] pc4, branch_target, jump_target;
+  logic [31:0] mem_addr;
+  logic        mem_misaligned;
+  logic [15:0] load_shifted;
+  logic [31:0] load_data;
+  logic [31:0] exec_wb;
+
+  // Control
+  logic        exc;
+  logic [4:0]  exc_cause;
+  logic [31:0] exc_tval;
+  logic        finish, retire, trap;
+  logic [4:0]  trap_cause;
+  logic [31:0] trap_tval;
+  logic [31:0] next_pc;
+  logic        rf_re, rf_we;
+  logic [31:0] rf_wdata;
+  logic        csr_commit, csr_mret;
+  logic        sh_start, sh_done;
+  logic [31:0] sh_result;
+  logic        md_start, md_done;
+  logic [31:0] md_result;
+
+  // CSR file outputs
+  logic        csr_illegal;
+  logic [31:0] csr_rdata, csr_mtvec, csr_mepc;
+  logic        csr_irq_pending;
+  logic [3:0]  csr_irq_code;
+
+  tpu_cpu_decode #(
+    .EnableM(EnableM)
+  ) u_decode (
+    .insn_i      (ir_q),
+    .illegal_o   (dec_illegal),
+    .alu_op_o    (dec_alu_op),
+    .op_a_o      (dec_op_a),
+    .op_b_imm_o  (dec_op_b_imm),
+    .imm_o       (dec_imm),
+    .rd_we_o     (dec_rd_we),
+    .wb_sel_o    (dec_wb_sel),
+    .branch_o    (dec_branch),
+    .jal_o       (dec_jal),
+    .jalr_o      (dec_jalr),
+    .load_o      (dec_load),
+    .store_o     (dec_store),
+    .csr_o       (dec_csr),
+    .csr_write_o (dec_csr_write),
+    .ecall_o     (dec_ecall),
+    .ebreak_o    (dec_ebreak),
+    .mret_o      (dec_mret),
+    .shift_o     (dec_shift),
+    .muldiv_o    (dec_muldiv)
+  );
+
+  assign funct3 = ir_q[14:12];
+  assign rd     = ir_q[11:7];
+
+  // The register file is read as the instruction arrives, so the operands
+  // are ready in the execute cycle and stay put until the next fetch.
+  tpu_cpu_regfile u_regfile (
+    .clk_i      (clk_i),
+    .re_i       (rf_re),
+    .rs1_addr_i (imem_rsp_rdata_i[19:15]),
+    .rs2_addr_i (imem_rsp_rdata_i[24:20]),
+    .rs1_data_o (rs1),
+    .rs2_data_o (rs2),
+    .we_i       (rf_we),
+    .waddr_i    (rd),
+    .wdata_i    (rf_wdata)
+  );
+
+  always_comb begin
+    unique case (dec_op_a)
+      tpu_cpu_pkg::OpAPc:   alu_a = pc_q;
+      tpu_cpu_pkg::OpAZero: alu_a = 32'd0;
+      default:              alu_a = rs1;
+    endcase
+  end
+  assign alu_b = dec_op_b_imm ? dec_imm : rs2;
+
+  tpu_cpu_alu u_alu (
+    .op_i     (dec_alu_op),
+    .a_i      (alu_a),
+    .b_i      (alu_b),
+    .result_o (alu_result),
+    .eq_o     (alu_eq),
+    .lt_o     (alu_lt),
+    .ltu_o    (alu_ltu)
+  );
+
+  // Branches and jumps
+  assign branch_taken  = (funct3[2] ? (funct3[1] ? alu_ltu : alu_lt) : alu_eq) ^ funct3[0];
+  assign jump          = dec_jal || dec_jalr || (dec_branch && branch_taken);
+  assign pc4           = pc_q + 32'd4;
+  assign branch_target = pc_q + dec_imm;
+  // Loads and stores see the ALU sum here too: it is also the trap value.
+  assign jump_target   = (dec_jal || dec_branch) ? branch_target
+                                                 : {alu_result[31:1], alu_result[0] && !dec_jalr};
+
+  // Loads and stores: the address is the ALU sum, which stays valid while
+  // waiting because the operands and the instruction are held.
+  assign mem_addr       = alu_result;
+  assign mem_misaligned = (funct3[1:0] == 2'b01 && mem_addr[0]) ||
+                          (funct3[1:0] == 2'b10 && mem_addr[1:0] != 2'b00);
+
+  assign dmem_req_addr_o = mem_addr;
+  assign dmem_req_we_o   = dec_store;
+  always_comb begin
+    unique case (funct3[1:0])
+      2'b00: begin
+        dmem_req_wdata_o = {4{rs2[7:0]}};
+        dmem_req_wstrb_o = 4'b0001 << mem_addr[1:0];
+      end
+      2'b01: begin
+        dmem_req_wdata_o = {2{rs2[15:0]}};
+        dmem_req_wstrb_o = mem_addr[1] ? 4'b1100 : 4'b0011;
+      end
+      default: begin
+        dmem_req_wdata_o = rs2;
+        dmem_req_wstrb_o = 4'b1111;
+      end
+    endcase
+  end
+
+  assign load_shifted = 16'(dmem_rsp_rdata_i >> {mem_addr[1:0], 3'b000});
+  always_comb begin
+    unique case (funct3)
+      3'b000:  load_data = {{24{load_shifted[7]}}, load_shifted[7:0]};
+      3'b001:  load_data = {{16{load_shifted[15]}}, load_shifted[15:0]};
+      3'b100:  load_data = {24'd0, load_shifted[7:0]};
+      3'b101:  load_data = {16'd0, load_shifted[15:0]};
+      default: load_data = dmem_rsp_rdata_i;
+    endcase
+  end
+
+  always_comb begin
+    unique case (dec_wb_sel)
+      tpu_cpu_pkg::WbPc4: exec_wb = pc4;
+      tpu_cpu_pkg::WbCsr: exec_wb = csr_rdata;
+      default:            exec_wb = alu_result;
+    endcase
+  end
+
+  // Exceptions of the execute cycle, highest priority first.  A pending
+  // interrupt (sampled when the instruction arrived) pre-empts it.
+  always_comb begin
+    exc       = 1'b1;
+    exc_cause = {1'b0, tpu_cpu_pkg::ExcIllegalInsn};
+    exc_tval  = 32'd0;
+    if (take_irq_q) begin
+      exc_cause = {1'b1, irq_code_q};
+    end else if (fetch_err_q) begin
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnAccessFault};
+      exc_tval  = pc_q;
+    end else if (dec_illegal || (dec_csr && csr_illegal)) begin
+      exc_tval  = ir_q;
+    end else if (dec_ecall) begin
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcEcallM};
+    end else if (dec_ebreak) begin
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcBreakpoint};
+      exc_tval  = pc_q;
+    end else if (jump && jump_target[1]) begin
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnMisaligned};
+      exc_tval  = jump_target;
+    end else if (dec_load && mem_misaligned) begin
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcLoadMisaligned};
+      exc_tval  = jump_target;
+    end else if (dec_store && mem_misaligned) begin
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcStoreMisaligned};
+      exc_tval  = jump_target;
+    end else begin
+      exc = 1'b0;
+    end
+  end
+
+  // Control FSM
+  always_comb begin
+    state_d     = state_q;
+    pc_d        = pc_q;
+    ir_d        = ir_q;
+    fetch_err_d = fetch_err_q;
+    take_irq_d  = take_irq_q;
+    irq_code_d  = irq_code_q;
+
+    imem_req_valid_o = 1'b0;
+    imem_req_addr_o  = pc_q;
+    dmem_req_valid_o = 1'b0;
+    rf_re      = 1'b0;
+    finish     = 1'b0;
+    retire     = 1'b0;
+    trap       = 1'b0;
+    trap_cause = exc_cause;
+    trap_tval  = exc_tval;
+    next_pc    = pc4;
+    rf_wdata   = exec_wb;
+    csr_commit = 1'b0;
+    csr_mret   = 1'b0;
+    sh_start   = 1'b0;
+    md_start   = 1'b0;
+
+    unique case (state_q)
+      tpu_cpu_pkg::StFetch: begin
+        imem_req_valid_o = 1'b1;
+        if (imem_req_ready_i) begin
+          state_d = tpu_cpu_pkg::StDecode;
+        end
+      end
+
+      tpu_cpu_pkg::StDecode: begin
+        if (imem_rsp_valid_i) begin
+          ir_d        = imem_rsp_rdata_i;
+          fetch_err_d = imem_rsp_err_i;
+          take_irq_d  = csr_irq_pending;
+          irq_code_d  = csr_irq_code;
+          rf_re       = 1'b1;
+          state_d     = tpu_cpu_pkg::StExec;
+        end
+      end
+
+      tpu_cpu_pkg::StExec: begin
+        if (exc) begin
+          finish  = 1'b1;
+          trap    = 1'b1;
+          next_pc = csr_mtvec;
+        end else if (dec_load || dec_store) begin
+          dmem_req_valid_o = 1'b1;
+          if (dmem_req_ready_i) begin
+            state_d = tpu_cpu_pkg::StMem;
+          end
+        end else if (dec_shift) begin
+          sh_start = 1'b1;
+          state_d  = tpu_cpu_pkg::StMulti;
+        end else if (dec_muldiv) begin
+          md_start = 1'b1;
+          state_d  = tpu_cpu_pkg::StMulti;
+        end else begin
+          finish     = 1'b1;
+          retire     = 1'b1;
+          csr_commit = dec_csr;
+          csr_mret   = dec_mret;
+          if (dec_mret) begin
+            next_pc = csr_mepc;
+          end else if (jump) begin
+            next_pc = jump_target;
+          end
+        end
+      end
+
+      tpu_cpu_pkg::StMem: begin
+        rf_wdata = load_data;
+        if (dmem_rsp_valid_i) begin
+          finish = 1'b1;
+          if (dmem_rsp_err_i) begin
+            trap       = 1'b1;
+            trap_cause = {1'b0, dec_load ? tpu_cpu_pkg::ExcLoadAccessFault
+                                         : tpu_cpu_pkg::ExcStoreAccessFault};
+            trap_tval  = jump_target;
+            next_pc    = csr_mtvec;
+          end else begin
+            retire = 1'b1;
+          end
+        end
+      end
+
+      tpu_cpu_pkg::StMulti: begin
+        rf_wdata = dec_shift ? sh_result : md_result;
+        if (sh_done || md_done) begin
+          finish = 1'b1;
+          retire = 1'b1;
+        end
+      end
+
+      default: state_d = tpu_cpu_pkg::StFetch;
+    endcase
+
+    // Every instruction ends by requesting the next one in the same cycle;
+    // if the port is busy, StFetch keeps the request up.
+    if (finish) begin
+      pc_d             = next_pc;
+      imem_req_valid_o = 1'b1;
+      imem_req_addr_o  = next_pc;
+      state_d          = imem_req_ready_i ? tpu_cpu_pkg::StDecode : tpu_cpu_pkg::StFetch;
+    end
+  end
+
+  assign rf_we = retire && dec_rd_we;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q     <= tpu_cpu_pkg::StFetch;
+      pc_q        <= BootAddr;
+      fetch_err_q <= 1'b0;
+      take_irq_q  <= 1'b0;
+    end else begin
+      state_q     <= state_d;
+      pc_q        <= pc_d;
+      fetch_err_q <= fetch_err_d;
+      take_irq_q  <= take_irq_d;
+    end
+  end
+
+  // Datapath registers: not reset.
+  always_ff @(posedge clk_i) begin
+    ir_q       <= ir_d;
+    irq_code_q <= irq_code_d;
+  end
+
+  tpu_cpu_csr #(
+    .BootAddr(BootAddr),
+    .EnableM (EnableM),
+    .HartId  (HartId)
+  ) u_csr (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .addr_i        (ir_q[31:20]),
+    .write_i       (dec_csr_write),
+    .illegal_o     (csr_illegal),
+    .rdata_o       (csr_rdata),
+    .commit_i      (csr_commit),
+    .op_i          (funct3[1:0]),
+    .src_i         (funct3[2] ? {27'd0, ir_q[19:15]} : rs1),
+    .trap_i        (trap),
+    .trap_cause_i  (trap_cause),
+    .trap_pc_i     (pc_q[31:2]),
+    .trap_tval_i   (trap_tval),
+    .mret_i        (csr_mret),
+    .mtvec_o       (csr_mtvec),
+    .mepc_o        (csr_mepc),
+    .irq_ext_i     (irq_i),
+    .irq_timer_i   (timer_irq_i),
+    .irq_pending_o (csr_irq_pending),
+    .irq_code_o    (csr_irq_code),
+    .retire_i      (retire)
+  );
+
+  tpu_cpu_shift u_shift (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .start_i  (sh_start),
+    .left_i   (dec_alu_op == tpu_cpu_pkg::AluSll),
+    .arith_i  (dec_alu_op == tpu_cpu_pkg::AluSra),
+    .a_i      (rs1),
+    .amount_i (alu_b[4:0]),
+    .done_o   (sh_done),
+    .result_o (sh_result)
+  );
+
+  if (EnableM != 0) begin : g_muldiv
+    logic md_busy_unused;
+    tpu_cpu_muldiv u_muldiv (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .start_i  (md_start),
+      .op_i     (funct3),
+      .a_i      (rs1),
+      .b_i      (rs2),
+      .busy_o   (md_busy_unused),
+      .done_o   (md_done),
+      .result_o (md_result)
+    );
+  end else begin : g_no_muldiv
+    logic unused_md_start;
+    assign unused_md_start = md_start;
+    assign md_done   = 1'b0;
+    assign md_result = 32'd0;
+  end
+
+  // Retirement trace
+  assign trace_valid_o    = finish;
+  assign trace_pc_o       = pc_q;
+  assign trace_insn_o     = ir_q;
+  assign trace_trap_o     = trap;
+  assign trace_cause_o    = trap ? trap_cause : 5'd0;
+  assign trace_rd_o       = (rf_we && rd != 5'd0) ? rd : 5'd0;
+  assign trace_rd_wdata_o = (rf_we && rd != 5'd0) ? rf_wdata : 32'd0;
+  assign trace_next_pc_o  = next_pc;
+
+  // Assertions
+`ifndef SYNTHESIS
+  logic        imem_stall_q, dmem_stall_q;
+  logic [31:0] imem_addr_q, dmem_addr_q;
+  always_ff @(posedge clk_i) begin
+    imem_stall_q <= imem_req_valid_o && !imem_req_ready_i;
+    dmem_stall_q <= dmem_req_valid_o && !dmem_req_ready_i;
+    imem_addr_q  <= imem_req_addr_o;
+    dmem_addr_q  <= dmem_req_addr_o;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!imem_rsp_valid_i || state_q == tpu_cpu_pkg::StDecode)
+        else $error("tpu_cpu: instruction response without an outstanding request");
+      assert (!dmem_rsp_valid_i || state_q == tpu_cpu_pkg::StMem)
+        else $error("tpu_cpu: data response without an outstanding request");
+      assert (!imem_stall_q || (imem_req_valid_o && imem_req_addr_o == imem_addr_q))
+        else $error("tpu_cpu: fetch request dropped or changed before it was accepted");
+      assert (!dmem_stall_q || (dmem_req_valid_o && dmem_req_addr_o == dmem_addr_q))
+        else $error("tpu_cpu: data request dropped or changed before it was accepted");
+      assert (pc_q[1:0] == 2'b00) else $error("tpu_cpu: misaligned pc");
+    end
+  end
+  initial begin
+    assert (BootAddr[1:0] == 2'b00) else $fatal(1, "tpu_cpu: BootAddr must be word aligned");
+    assert (EnableM <= 1) else $fatal(1, "tpu_cpu: EnableM must be 0 or 1");
+  end
+`endif
+
+endmodule

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// ALU of the RV32 core: add/sub, logic and set-less-than, plus the equal /
+// less-than flags that branches use (from the same subtractor).  Shifts are
+// done by tpu_cpu_shift.
+`default_nettype none
+
+module tpu_cpu_alu (
+  input  logic [3:0]  op_i,   // tpu_cpu_pkg::Alu* (shift codes give a don't-care)
+  input  logic [31:0] a_i,
+  input  logic [31:0] b_i,
+  output logic [31:0] result_o,
+  output logic        eq_o,   // a == b
+  output logic        lt_o,   // a < b, signed (valid when op_i is AluSub)
+  output logic        ltu_o   // a < b, unsigned (valid when op_i is AluSub)
+);
+
+  logic        sub;
+  logic [32:0] sum;
+
+  // One adder serves add, sub, slt(u) and the branch compares.
+  assign sub   = (op_i != tpu_cpu_pkg::AluAdd);
+  assign sum   = {1'b0, a_i} + {1'b0, b_i ^ {32{sub}}} + {32'd0, sub};
+  assign ltu_o = ~sum[32];
+  assign lt_o  = (a_i[31] != b_i[31]) ? a_i[31] : sum[31];
+  assign eq_o  = (a_i == b_i);
+
+  always_comb begin
+    unique case (op_i)
+      tpu_cpu_pkg::AluSlt:  result_o = {31'd0, lt_o};
+      tpu_cpu_pkg::AluSltu: result_o = {31'd0, ltu_o};
+      tpu_cpu_pkg::AluXor:  result_o = a_i ^ b_i;
+      tpu_cpu_pkg::AluOr:   result_o = a_i | b_i;
+      tpu_cpu_pkg::AluAnd:  result_o = a_i & b_i;
+      default:              result_o = sum[31:0];  // Add, Sub
+    endcase
+  end
+
+endmodule

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// Constants shared by the RV32 core's modules: opcodes, ALU and write-back
+// selectors, CSR addresses, trap causes and the control-FSM states.
+`default_nettype none
+
+package tpu_cpu_pkg;
+
+  // Major opcodes (instruction bits 6:0).
+  localparam logic [6:0] OpLoad    = 7'b0000011;
+  localparam logic [6:0] OpMiscMem = 7'b0001111;
+  localparam logic [6:0] OpImm     = 7'b0010011;
+  localparam logic [6:0] OpAuipc   = 7'b0010111;
+  localparam logic [6:0] OpStore   = 7'b0100011;
+  localparam logic [6:0] OpReg     = 7'b0110011;
+  localparam logic [6:0] OpLui     = 7'b0110111;
+  localparam logic [6:0] OpBranch  = 7'b1100011;
+  localparam logic [6:0] OpJalr    = 7'b1100111;
+  localparam logic [6:0] OpJal     = 7'b1101111;
+  localparam logic [6:0] OpSystem  = 7'b1110011;
+
+  // ALU operations.  The shifts are done by the serial shifter.
+  localparam logic [3:0] AluAdd  = 4'd0;
+  localparam logic [3:0] AluSub  = 4'd1;
+  localparam logic [3:0] AluSll  = 4'd2;
+  localparam logic [3:0] AluSlt  = 4'd3;
+  localparam logic [3:0] AluSltu = 4'd4;
+  localparam logic [3:0] AluXor  = 4'd5;
+  localparam logic [3:0] AluSrl  = 4'd6;
+  localparam logic [3:0] AluSra  = 4'd7;
+  localparam logic [3:0] AluOr   = 4'd8;
+  localparam logic [3:0] AluAnd  = 4'd9;
+
+  // ALU operand A.
+  localparam logic [1:0] OpARs1  = 2'd0;
+  localparam logic [1:0] OpAPc   = 2'd1;
+  localparam logic [1:0] OpAZero = 2'd2;
+
+  // Register write-back source in the execute cycle (loads, shifts and
+  // M instructions write back from their own states).
+  localparam logic [1:0] WbAlu = 2'd0;
+  localparam logic [1:0] WbPc4 = 2'd1;
+  localparam logic [1:0] WbCsr = 2'd2;
+
+  // CSR instruction kinds (funct3[1:0]).
+  localparam logic [1:0] CsrOpWrite = 2'b01;
+  localparam logic [1:0] CsrOpSet   = 2'b10;
+  localparam logic [1:0] CsrOpClear = 2'b11;
+
+  // CSR addresses that the core implements.
+  localparam logic [11:0] CsrMstatus   = 12'h300;
+  localparam logic [11:0] CsrMisa      = 12'h301;
+  localparam logic [11:0] CsrMie       = 12'h304;
+  localparam logic [11:0] CsrMtvec     = 12'h305;
+  localparam logic [11:0] CsrMstatush  = 12'h310;
+  localparam logic [11:0] CsrMscratch  = 12'h340;
+  localparam logic [11:0] CsrMepc      = 12'h341;
+  localparam logic [11:0] CsrMcause    = 12'h342;
+  localparam logic [11:0] CsrMtval     = 12'h343;
+  localparam logic [11:0] CsrMip       = 12'h344;
+  localparam logic [11:0] CsrMcycle    = 12'hB00;
+  localparam logic [11:0] CsrMinstret  = 12'hB02;
+  localparam logic [11:0] CsrMcycleh   = 12'hB80;
+  localparam logic [11:0] CsrMinstreth = 12'hB82;
+  localparam logic [11:0] CsrCycle     = 12'hC00;
+  localparam logic [11:0] CsrInstret   = 12'hC02;
+  localparam logic [11:0] CsrCycleh    = 12'hC80;
+  localparam logic [11:0] CsrInstreth  = 12'hC82;
+  localparam logic [11:0] CsrMvendorid = 12'hF11;
+  localparam logic [11:0] CsrMarchid   = 12'hF12;
+  localparam logic [11:0] CsrMimpid    = 12'hF13;
+  localparam logic [11:0] CsrMhartid   = 12'hF14;
+
+  // Exception codes (mcause with the interrupt bit clear).
+  localparam logic [3:0] ExcInsnMisaligned  = 4'd0;
+  localparam logic [3:0] ExcInsnAccessFault = 4'd1;
+  localparam logic [3:0] ExcIllegalInsn     = 4'd2;
+  localparam logic [3:0] ExcBreakpoint      = 4'd3;
+  localparam logic [3:0] ExcLoadMisaligned  = 4'd4;
+  localparam logic [3:0] ExcLoadAccessFault = 4'd5;
+  localparam logic [3:0] ExcStoreMisaligned = 4'd6;
+  localparam logic [3:0] ExcStoreAccessFault = 4'd7;
+  localparam logic [3:0] ExcEcallM          = 4'd11;
+
+  // Interrupt codes (mcause with the interrupt bit set) = mip/mie bit numbers.
+  localparam logic [3:0] IrqTimer    = 4'd7;
+  localparam logic [3:0] IrqExternal = 4'd11;
+
+  // Control FSM of the core (see docs/cpu.md).
+  typedef enum logic [2:0] {
+    StFetch  = 3'd0,  // present the fetch request until it is accepted
+    StDecode = 3'd1,  // wait for the instruction; read rs1/rs2 as it arrives
+    StExec   = 3'd2,  // execute; issue the data request or the next fetch
+    StMem    = 3'd3,  // wait for the data response
+    StMulti  = 3'd4   // wait for the serial shifter or the multiplier/divider
+  } state_e;
+
+endpackage
