@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_dma_agen: walks a DMA descriptor and emits one row (address, in-bounds flag) per cycle.
+`default_nettype none
+
+// Two stages so that the setup of the next descriptor overlaps the rows of
+// the current one:
+//   setup    validates the descriptor and computes, with a shift-add
+//            multiplier (16 cycles, no DSP blocks), the address of the first
+//            row base + start1*stride1 + start2*stride2 and the address steps
+//            step1*stride1 and step2*stride2 (all modulo 2^AddrWidth);
+//   iterate  walks dim2 (outer) and dim1 (inner) with adders only, one row
+//            per cycle, into a registered output.
+// A descriptor that fails validation yields exactly one row with bad = 1 and
+// last = 1 (its address is the descriptor's base address).
+module tpu_dma_agen #(
+  parameter int unsigned AddrWidth = 32,  // byte address bits
+  parameter int unsigned RowBytes  = 64,  // largest stream row, bytes
+  localparam int unsigned LenWidth = $clog2(RowBytes + 1)
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // Descriptor in
+  input  logic                 desc_valid_i,
+  output logic                 desc_ready_o,
+  input  logic [AddrWidth-1:0] desc_addr_i,
+  input  logic [15:0]          desc_len0_i,
+  input  logic [15:0]          desc_out0_i,
+  input  logic [7:0]           desc_pad_i,
+  input  logic [15:0]          desc_count1_i,
+  input  logic [15:0]          desc_start1_i,   // signed
+  input  logic [15:0]          desc_step1_i,    // signed
+  input  logic [15:0]          desc_bound1_i,
+  input  logic [AddrWidth-1:0] desc_stride1_i,  // signed
+  input  logic [15:0]          desc_count2_i,
+  input  logic [15:0]          desc_start2_i,   // signed
+  input  logic [15:0]          desc_step2_i,    // signed
+  input  logic [15:0]          desc_bound2_i,
+  input  logic [AddrWidth-1:0] desc_stride2_i,  // signed
+  // End the descriptor being walked early: the next row emitted is its last.
+  // Ignored while the output holds a last row.
+  input  logic                 abort_i,
+  // Rows out
+  output logic                 row_valid_o,
+  input  logic                 row_ready_i,
+  output logic [AddrWidth-1:0] row_addr_o,
+  output logic [LenWidth-1:0]  row_len0_o,
+  output logic [LenWidth-1:0]  row_out0_o,
+  output logic [7:0]           row_pad_o,
+  output logic                 row_inb_o,   // both coordinates inside their bounds
+  output logic                 row_bad_o,   // the descriptor failed validation
+  output logic                 row_last_o   // last row of the descriptor
+);
+
+  localparam logic [1:0] SpIdle  = 2'd0;
+  localparam logic [1:0] SpMul   = 2'd1;
+  localparam logic [1:0] SpReady = 2'd2;
+
+  // ---------------------------------------------------------------- setup
+  logic [1:0]           sp_state_q, sp_state_d;
+  logic [3:0]           sp_cnt_q, sp_cnt_d;
+  logic                 sp_bad_q, sp_bad_d;
+  logic [AddrWidth-1:0] sp_addr_q, sp_addr_d;
+  logic [AddrWidth-1:0] sp_d1_q, sp_d1_d;
+  logic [AddrWidth-1:0] sp_d2_q, sp_d2_d;
+  logic [AddrWidth-1:0] sp_s1_q, sp_s1_d;
+  logic [AddrWidth-1:0] sp_s2_q, sp_s2_d;
+  logic [LenWidth-1:0]  sp_len0_q, sp_len0_d;
+  logic [LenWidth-1:0]  sp_out0_q, sp_out0_d;
+  logic [7:0]           sp_pad_q, sp_pad_d;
+  logic [15:0]          sp_count1_q, sp_count1_d;
+  logic [15:0]          sp_count2_q, sp_count2_d;
+  logic [15:0]          sp_start1_q, sp_start1_d;
+  logic [15:0]          sp_start2_q, sp_start2_d;
+  logic [15:0]          sp_step1_q, sp_step1_d;
+  logic [15:0]          sp_step2_q, sp_step2_d;
+  logic [15:0]          sp_bound1_q, sp_bound1_d;
+  logic [15:0]          sp_bound2_q, sp_bound2_d;
+
+  // ------------------------------------------------------------- iterator
+  logic                 it_active_q, it_active_d;
+  logic                 it_bad_q, it_bad_d;
+  logic [31:0]          it_c1_q, it_c1_d;  // signed coordinates
+  logic [31:0]          it_c2_q, it_c2_d;
+  logic [15:0]          it_i1_q, it_i1_d;  // loop counters
+  logic [15:0]          it_i2_q, it_i2_d;
+  logic [AddrWidth-1:0] it_addr1_q, it_addr1_d;  // address of the current row
+  logic [AddrWidth-1:0] it_addr2_q, it_addr2_d;  // address of the current dim2 line
+  logic [AddrWidth-1:0] it_d1_q, it_d1_d;
+  logic [AddrWidth-1:0] it_d2_q, it_d2_d;
+  logic [15:0]          it_start1_q, it_start1_d;
+  logic [15:0]          it_step1_q, it_step1_d;
+  logic [15:0]          it_step2_q, it_step2_d;
+  logic [15:0]          it_count1_q, it_count1_d;
+  logic [15:0]          it_count2_q, it_count2_d;
+  logic [15:0]          it_bound1_q, it_bound1_d;
+  logic [15:0]          it_bound2_q, it_bound2_d;
+  logic [LenWidth-1:0]  it_len0_q, it_len0_d;
+  logic [LenWidth-1:0]  it_out0_q, it_out0_d;
+  logic [7:0]           it_pad_q, it_pad_d;
+
+  // --------------------------------------------------------------- output
+  logic                 out_valid_q, out_valid_d;
+  logic [AddrWidth-1:0] out_addr_q, out_addr_d;
+  logic [LenWidth-1:0]  out_len0_q, out_len0_d;
+  logic [LenWidth-1:0]  out_out0_q, out_out0_d;
+  logic [7:0]           out_pad_q, out_pad_d;
+  logic                 out_inb_q, out_inb_d;
+  logic                 out_bad_q, out_bad_d;
+  logic                 out_last_q, out_last_d;
+
+  logic desc_bad;
+  logic mul_neg;
+  logic [AddrWidth-1:0] t_s1, t_s2, t_t1, t_t2;
+  logic out_free, produce, row_last, abort_eff, load;
+  logic inb1, inb2;
+
+  // Validation: the checks listed in docs/dma.md ("Descriptor").
+  assign desc_bad = desc_len0_i == 16'd0 || desc_len0_i > desc_out0_i ||
+                    desc_out0_i > 16'(RowBytes) ||
+                    desc_count1_i == 16'd0 || desc_count2_i == 16'd0;
+
+  // Shift-add multiplier terms: bit i of each signed 16-bit factor selects the
+  // stride shifted left by i; bit 15 carries weight -2^15.
+  assign mul_neg = sp_cnt_q == 4'd15;
+  assign t_s1 = sp_start1_q[sp_cnt_q] ? (mul_neg ? -sp_s1_q : sp_s1_q) : '0;
+  assign t_s2 = sp_start2_q[sp_cnt_q] ? (mul_neg ? -sp_s2_q : sp_s2_q) : '0;
+  assign t_t1 = sp_step1_q[sp_cnt_q] ? (mul_neg ? -sp_s1_q : sp_s1_q) : '0;
+  assign t_t2 = sp_step2_q[sp_cnt_q] ? (mul_neg ? -sp_s2_q : sp_s2_q) : '0;
+
+  assign desc_ready_o = sp_state_q == SpIdle;
+
+  always_comb begin
+    sp_state_d  = sp_state_q;
+    sp_cnt_d    = sp_cnt_q;
+    sp_bad_d    = sp_bad_q;
+    sp_addr_d   = sp_addr_q;
+    sp_d1_d     = sp_d1_q;
+    sp_d2_d     = sp_d2_q;
+    sp_s1_d     = sp_s1_q;
+    sp_s2_d     = sp_s2_q;
+    sp_len0_d   = sp_len0_q;
+    sp_out0_d   = sp_out0_q;
+    sp_pad_d    = sp_pad_q;
+    sp_count1_d = sp_count1_q;
+    sp_count2_d = sp_count2_q;
+    sp_start1_d = sp_start1_q;
+    sp_start2_d = sp_start2_q;
+    sp_step1_d  = sp_step1_q;
+    sp_step2_d  = sp_step2_q;
+    sp_bound1_d = sp_bound1_q;
+    sp_bound2_d = sp_bound2_q;
+    case (sp_state_q)
+      SpIdle: begin
+        if (desc_valid_i) begin
+          sp_state_d  = desc_bad ? SpReady : SpMul;
+          sp_cnt_d    = 4'd0;
+          sp_bad_d    = desc_bad;
+          sp_addr_d   = desc_addr_i;
+          sp_d1_d     = '0;
+          sp_d2_d     = '0;
+          sp_s1_d     = desc_stride1_i;
+          sp_s2_d     = desc_stride2_i;
+          sp_len0_d   = desc_len0_i[LenWidth-1:0];
+          sp_out0_d   = desc_out0_i[LenWidth-1:0];
+          sp_pad_d    = desc_pad_i;
+          sp_count1_d = desc_count1_i;
+          sp_count2_d = desc_count2_i;
+          sp_start1_d = desc_start1_i;
+          sp_start2_d = desc_start2_i;
+          sp_step1_d  = desc_step1_i;
+          sp_step2_d  = desc_step2_i;
+          sp_bound1_d = desc_bound1_i;
+          sp_bound2_d = desc_bound2_i;
+        end
+      end
+      SpMul: begin
+        sp_addr_d = sp_addr_q + t_s1 + t_s2;
+        sp_d1_d   = sp_d1_q + t_t1;
+        sp_d2_d   = sp_d2_q + t_t2;
+        sp_s1_d   = sp_s1_q << 1;
+        sp_s2_d   = sp_s2_q << 1;
+        sp_cnt_d  = sp_cnt_q + 4'd1;
+        if (sp_cnt_q == 4'd15) sp_state_d = SpReady;
+      end
+      default: begin
+        if (load) sp_state_d = SpIdle;
+      end
+    endcase
+  end
+
+  // ------------------------------------------------------------- iterate
+  assign out_free  = !out_valid_q || row_ready_i;
+  assign produce   = it_active_q && out_free;
+  assign abort_eff = abort_i && !(out_valid_q && out_last_q);
+  assign row_last  = it_bad_q || abort_eff ||
+                     (it_i1_q == it_count1_q - 16'd1 && it_i2_q == it_count2_q - 16'd1);
+  assign load      = sp_state_q == SpReady && (!it_active_q || (produce && row_last));
+  assign inb1      = !it_c1_q[31] && it_c1_q < {16'd0, it_bound1_q};
+  assign inb2      = !it_c2_q[31] && it_c2_q < {16'd0, it_bound2_q};
+
+  always_comb begin
+    it_active_d = it_active_q;
+    it_bad_d    = it_bad_q;
+    it_c1_d     = it_c1_q;
+    it_c2_d     = it_c2_q;
+    it_i1_d     = it_i1_q;
+    it_i2_d     = it_i2_q;
+    it_addr1_d  = it_addr1_q;
+    it_addr2_d  = it_addr2_q;
+    it_d1_d     = it_d1_q;
+    it_d2_d     = it_d2_q;
+    it_start1_d = it_start1_q;
+    it_step1_d  = it_step1_q;
+    it_step2_d  = it_step2_q;
+    it_count1_d = it_count1_q;
+    it_count2_d = it_count2_q;
+    it_bound1_d = it_bound1_q;
+    it_bound2_d = it_bound2_q;
+    it_len0_d   = it_len0_q;
+    it_out0_d   = it_out0_q;
+    it_pad_d    = it_pad_q;
+    out_valid_d = out_valid_q && !row_ready_i;
+    out_addr_d  = out_addr_q;
+    out_len0_d  = out_len0_q;
+    out_out0_d  = out_out0_q;
+    out_pad_d   = out_pad_q;
+    out_inb_d   = out_inb_q;
+    out_bad_d   = out_bad_q;
+    out_last_d  = out_last_q;
+
+    if (produce) begin
+      out_valid_d = 1'b1;
+      out_addr_d  = it_addr1_q;
+      out_len0_d  = it_len0_q;
+      out_out0_d  = it_out0_q;
+      out_pad_d   = it_pad_q;
+      out_inb_d   = inb1 && inb2 && !it_bad_q;
+      out_bad_d   = it_bad_q;
+      out_last_d  = row_last;
+      if (row_last) begin
+        it_active_d = 1'b0;
+      end else if (it_i1_q == it_count1_q - 16'd1) begin
+        it_i1_d    = 16'd0;
+        it_c1_d    = {{16{it_start1_q[15]}}, it_start1_q};
+        it_i2_d    = it_i2_q + 16'd1;
+        it_c2_d    = it_c2_q + {{16{it_step2_q[15]}}, it_step2_q};
+        it_addr2_d = it_addr2_q + it_d2_q;
+        it_addr1_d = it_addr2_q + it_d2_q;
+      end else begin
+        it_i1_d    = it_i1_q + 16'd1;
+        it_c1_d    = it_c1_q + {{16{it_step1_q[15]}}, it_step1_q};
+        it_addr1_d = it_addr1_q + it_d1_q;
+      end
+    end
+
+    if (load) begin
+      it_active_d = 1'b1;
+      it_bad_d    = sp_bad_q;
+      it_c1_d     = {{16{sp_start1_q[15]}}, sp_start1_q};
+      it_c2_d     = {{16{sp_start2_q[15]}}, sp_start2_q};
+      it_i1_d     = 16'd0;
+      it_i2_d     = 16'd0;
+      it_addr1_d  = sp_addr_q;
+      it_addr2_d  = sp_addr_q;
+      it_d1_d     = sp_d1_q;
+      it_d2_d     = sp_d2_q;
+      it_start1_d = sp_start1_q;
+      it_step1_d  = sp_step1_q;
+      it_step2_d  = sp_step2_q;
+      it_count1_d = sp_count1_q;
+      it_count2_d = sp_count2_q;
+      it_bound1_d = sp_bound1_q;
+      it_bound2_d = sp_bound2_q;
+      it_len0_d   = sp_len0_q;
+      it_out0_d   = sp_out0_q;
+      it_pad_d    = sp_pad_q;
+    end
+  end
+
+  assign row_valid_o = out_valid_q;
+  assign row_addr_o  = out_addr_q;
+  assign row_len0_o  = out_len0_q;
+  assign row_out0_o  = out_out0_q;
+  assign row_pad_o   = out_pad_q;
+  assign row_inb_o   = out_inb_q;
+  assign row_bad_o   = out_bad_q;
+  assign row_last_o  = out_last_q;
+
+  // Control state is reset; the datapath registers need not be.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sp_state_q  <= SpIdle;
+      it_active_q <= 1'b0;
+      out_valid_q <= 1'b0;
+    end else begin
+      sp_state_q  <= sp_state_d;
+      it_active_q <= it_active_d;
+      out_valid_q <= out_valid_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    sp_cnt_q    <= sp_cnt_d;
+    sp_bad_q    <= sp_bad_d;
+    sp_addr_q   <= sp_addr_d;
+    sp_d1_q     <= sp_d1_d;
+    sp_d2_q     <= sp_d2_d;
+    sp_s1_q     <= sp_s1_d;
+    sp_s2_q     <= sp_s2_d;
+    sp_len0_q   <= sp_len0_d;
+    sp_out0_q   <= sp_out0_d;
+    sp_pad_q    <= sp_pad_d;
+    sp_count1_q <= sp_count1_d;
+    sp_count2_q <= sp_count2_d;
+    sp_start1_q <= sp_start1_d;
+    sp_start2_q <= sp_start2_d;
+    sp_step1_q  <= sp_step1_d;
+    sp_step2_q  <= sp_step2_d;
+    sp_bound1_q <= sp_bound1_d;
+    sp_bound2_q <= sp_bound2_d;
+    it_bad_q    <= it_bad_d;
+    it_c1_q     <= it_c1_d;
+    it_c2_q     <= it_c2_d;
+    it_i1_q     <= it_i1_d;
+    it_i2_q     <= it_i2_d;
+    it_addr1_q  <= it_addr1_d;
+    it_addr2_q  <= it_addr2_d;
+    it_d1_q     <= it_d1_d;
+    it_d2_q     <= it_d2_d;
+    it_start1_q <= it_start1_d;
+    it_step1_q  <= it_step1_d;
+    it_step2_q  <= it_step2_d;
+    it_count1_q <= it_count1_d;
+    it_count2_q <= it_count2_d;
+    it_bound1_q <= it_bound1_d;
+    it_bound2_q <= it_bound2_d;
+    it_len0_q   <= it_len0_d;
+    it_out0_q   <= it_out0_d;
+    it_pad_q    <= it_pad_d;
+    out_addr_q  <= out_addr_d;
+    out_len0_q  <= out_len0_d;
+    out_out0_q  <= out_out0_d;
+    out_pad_q   <= out_pad_d;
+    out_inb_q   <= out_inb_d;
+    out_bad_q   <= out_bad_d;
+    out_last_q  <= out_last_d;
+  end
+
+  // Assertions
+`ifndef SYNTHESIS
+  initial assert (RowBytes >= 1 && RowBytes <= 4096)
+    else $error("tpu_dma_agen: RowBytes %0d outside 1..4096", RowBytes);
+  // abort_i only comes while a descriptor is being walked or its last row waits.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   abort_i |-> (it_active_q || (out_valid_q && out_last_q)))
+    else $error("tpu_dma_agen: abort with no descriptor in progress");
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   out_valid_q && !row_ready_i |=> out_valid_q && $stable(out_addr_q))
+    else $error("tpu_dma_agen: row output changed while stalled");
+`endif
+
+endmodule

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_dma_rd: DMA read engine - strided, padded rows from memory (AXI AR/R) to a row stream.
+`default_nettype none
+
+//   descriptor -> agen -> builder ------ AR (bursts) ------> memory
+//                          | row queue                          |
+//                          v                                    v R beats
+//                        assembler <------ read buffer <--------'
+//                          |  + status
+//                          v
+//                        row stream (one row per beat, `last` on the final row)
+//
+// The builder checks each in-bounds row against the protection windows,
+// turns the aligned beats it needs into INCR bursts (merging contiguous rows,
+// reusing the beat shared with the previous row, never crossing 4 KB or
+// MaxBurst) and only issues beats the read buffer has room for, so R is never
+// back-pressured.  The assembler takes the row commands in order, gathers
+// their beats and cuts, shifts and pads the row.  Descriptors are pipelined:
+// the next one is set up and issued while this one's data returns.
+// Errors (docs/dma.md): the rows before the first failing row are streamed,
+// then one beat with last = 1, err = 1 and zero data; nothing more of that
+// descriptor is issued, data already requested is drained, then the status.
+module tpu_dma_rd #(
+  parameter int unsigned AddrWidth     = 32,   // byte address bits
+  parameter int unsigned DataWidth     = 256,  // AXI data bits (32..4096, power of two)
+  parameter int unsigned IdWidth       = 4,    // AXI ID bits
+  parameter int unsigned AxiId         = 0,    // ID on every AR
+  parameter int unsigned RowBytes      = 64,   // bytes per stream row
+  parameter int unsigned NumWindows    = 4,    // protection windows
+  parameter int unsigned MaxBurst      = 16,   // beats per burst, 1..256
+  parameter int unsigned ReadBufBeats  = 64,   // read buffer, beats (power of two >= MaxBurst)
+  parameter int unsigned RowQueueDepth = 64,   // rows in flight (power of two >= 2)
+  localparam int unsigned StsWidth = tpu_dma_pkg::StsWidth
+) (
+  input  logic                            clk_i,
+  input  logic                            rst_ni,
+  // Descriptor
+  input  logic                            desc_valid_i,
+  output logic                            desc_ready_o,
+  input  logic [AddrWidth-1:0]            desc_addr_i,
+  input  logic [15:0]                     desc_len0_i,
+  input  logic [15:0]                     desc_out0_i,
+  input  logic [7:0]                      desc_pad_i,
+  input  logic [15:0]                     desc_count1_i,
+  input  logic [15:0]                     desc_start1_i,
+  input  logic [15:0]                     desc_step1_i,
+  input  logic [15:0]                     desc_bound1_i,
+  input  logic [AddrWidth-1:0]            desc_stride1_i,
+  input  logic [15:0]                     desc_count2_i,
+  input  logic [15:0]                     desc_start2_i,
+  input  logic [15:0]                     desc_step2_i,
+  input  logic [15:0]                     desc_bound2_i,
+  input  logic [AddrWidth-1:0]            desc_stride2_i,
+  // Status, one per descriptor, in order
+  output logic                            sts_valid_o,
+  input  logic                            sts_ready_i,
+  output logic [StsWidth-1:0]             sts_code_o,
+  output logic [AddrWidth-1:0]            sts_addr_o,
+  // Protection windows: [base, limit) readable when win_rd_i
+  input  logic [NumWindows*AddrWidth-1:0] win_base_i,
+  input  logic [NumWindows*AddrWidth-1:0] win_limit_i,
+  input  logic [NumWindows-1:0]           win_rd_i,
+  // Row stream out
+  output logic                            m_row_valid_o,
+  input  logic                            m_row_ready_i,
+  output logic [RowBytes*8-1:0]           m_row_data_o,
+  output logic                            m_row_last_o,
+  output logic                            m_row_err_o,
+  // AXI read address
+  output logic                            m_axi_arvalid_o,
+  input  logic                            m_axi_arready_i,
+  output logic [IdWidth-1:0]              m_axi_arid_o,
+  output logic [AddrWidth-1:0]            m_axi_araddr_o,
+  output logic [7:0]                      m_axi_arlen_o,
+  // AXI read data
+  input  logic                            m_axi_rvalid_i,
+  output logic                            m_axi_rready_o,
+  input  logic [IdWidth-1:0]              m_axi_rid_i,
+  input  logic [DataWidth-1:0]            m_axi_rdata_i,
+  input  logic [1:0]                      m_axi_rresp_i,
+  input  logic                            m_axi_rlast_i
+);
+
+  localparam int unsigned DataBytes  = DataWidth / 8;
+  localparam int unsigned OffWidth   = $clog2(DataBytes);
+  localparam int unsigned BeatWidth  = AddrWidth - OffWidth;  // beat index bits
+  localparam int unsigned LenWidth   = $clog2(RowBytes + 1);
+  // Most beats one row can touch (unaligned start).
+  localparam int unsigned MaxBeats   = (DataBytes - 1 + RowBytes + DataBytes - 1) / DataBytes;
+  localparam int unsigned NbWidth    = $clog2(MaxBeats + 1);
+  localparam int unsigned Beats4k    = 4096 / DataBytes;
+  localparam int unsigned PageWidth  = $clog2(Beats4k);
+  localparam int unsigned BlenWidth  = $clog2(MaxBurst + 1);
+  localparam int unsigned CredWidth  = $clog2(ReadBufBeats + 1);
+  localparam int unsigned LcWidth    = $clog2(RowQueueDepth + 1) + 1;
+  localparam int unsigned WinWidth   = MaxBeats * DataWidth;
+
+  // Row command kinds
+  localparam logic [1:0] KindMem    = 2'd0;  // in bounds: bytes from memory
+  localparam logic [1:0] KindPad    = 2'd1;  // out of bounds: all pad
+  localparam logic [1:0] KindMarker = 2'd2;  // ends the descriptor with an error (or a kill)
+
+  // Row queue entry
+  localparam int unsigned RqWidth = 2 + StsWidth + 1 + OffWidth + 1 + NbWidth + AddrWidth +
+                                    2 * LenWidth + 8;
+
+  // --------------------------------------------------------------- agen
+  logic                 ag_valid, ag_ready;
+  logic [AddrWidth-1:0] ag_addr;
+  logic [LenWidth-1:0]  ag_len0, ag_out0;
+  logic [7:0]           ag_pad;
+  logic                 ag_inb, ag_bad, ag_last;
+  logic                 drop_q, drop_d;
+
+  tpu_dma_agen #(
+    .AddrWidth(AddrWidth),
+    .RowBytes (RowBytes)
+  ) u_agen (
+    .clk_i,
+    .rst_ni,
+    .desc_valid_i,
+    .desc_ready_o,
+    .desc_addr_i,
+    .desc_len0_i,
+    .desc_out0_i,
+    .desc_pad_i,
+    .desc_count1_i,
+    .desc_start1_i,
+    .desc_step1_i,
+    .desc_bound1_i,
+    .desc_stride1_i,
+    .desc_count2_i,
+    .desc_start2_i,
+    .desc_step2_i,
+    .desc_bound2_i,
+    .desc_stride2_i,
+    .abort_i    (drop_q),
+    .row_valid_o(ag_valid),
+    .row_ready_i(ag_ready),
+    .row_addr_o (ag_addr),
+    .row_len0_o (ag_len0),
+    .row_out0_o (ag_out0),
+    .row_pad_o  (ag_pad),
+    .row_inb_o  (ag_inb),
+    .row_bad_o  (ag_bad),
+    .row_last_o (ag_last)
+  );
+
+  logic prot_ok;
+
+  tpu_dma_prot #(
+    .AddrWidth (AddrWidth),
+    .NumWindows(NumWindows),
+    .LenWidth  (LenWidth)
+  ) u_prot (
+    .win_base_i,
+    .win_limit_i,
+    .win_en_i(win_rd_i),
+    .addr_i  (ag_addr),
+    .len_i   (ag_len0),
+    .ok_o    (prot_ok)
+  );
+
+  // ------------------------------------------------------------ builder
+  logic                 open_q, open_d;     // a burst is being collected
+  logic [BeatWidth-1:0] bstart_q, bstart_d;
+  logic [BlenWidth-1:0] blen_q, blen_d;
+  logic                 eod_q, eod_d;       // the open burst belongs to a finished descriptor
+  logic                 part_q, part_d;     // the current row is split over bursts
+  logic [BeatWidth-1:0] rs_q, rs_d;         // next beat of a split row
+  logic                 lastb_v_q, lastb_v_d;
+  logic [BeatWidth-1:0] lastb_q, lastb_d;   // last beat of the previous memory row
+  logic [CredWidth-1:0] cred_q, cred_d;     // free read-buffer beats
+  logic [LcWidth-1:0]   lastcnt_q, lastcnt_d;
+
+  logic [BeatWidth-1:0] fb, lb, rstart;
+  logic                 share;
+  logic [NbWidth-1:0]   nnew, nrun;
+  logic [15:0]          room, k16;
+  logic [15:0]          page_left;
+  logic                 contig, complete, kill;
+  logic [CredWidth-1:0] reserve;
+  logic                 do_close, open_new, cmd_ok;
+
+  // Row queue and AR queue
+  logic               rq_push, rq_pop, rq_full, rq_empty;
+  logic [RqWidth-1:0] rq_wdata, rq_rdata;
+  logic [1:0]           rqw_kind;
+  logic [StsWidth-1:0]  rqw_code;
+  logic                 rqw_last;
+  logic                 ar_push, ar_pop, ar_full, ar_empty;
+  logic [BeatWidth+7:0] ar_wdata, ar_rdata;
+
+  // Assembler side, used by the builder for the abort handshake
+  logic                 asm_abort;
+  logic                 asm_fire_last;
+  logic                 df_pop;
+
+  assign fb      = ag_addr[AddrWidth-1:OffWidth];
+  assign lb      = BeatWidth'((ag_addr + AddrWidth'(ag_len0) - 1'b1) >> OffWidth);
+  assign share   = lastb_v_q && fb == lastb_q;
+  assign nnew    = NbWidth'(lb - fb) + NbWidth'(1) - NbWidth'(share);
+  assign rstart  = part_q ? rs_q : fb + BeatWidth'(share);
+  assign nrun    = NbWidth'(lb - rstart) + NbWidth'(1);
+  assign page_left = 16'(Beats4k) - 16'(rstart[PageWidth-1:0]);
+  // A run extends the open burst when it starts right after it, in the same
+  // 4 KB page, within the same descriptor and below MaxBurst.
+  assign contig  = open_q && !eod_q && rstart == bstart_q + BeatWidth'(blen_q) &&
+                   rstart[PageWidth-1:0] != '0 && blen_q != BlenWidth'(MaxBurst);
+
+  always_comb begin
+    room = contig ? 16'(MaxBurst) - 16'(blen_q) : 16'(MaxBurst);
+    if (page_left < room) room = page_left;
+    k16 = 16'(nrun) < room ? 16'(nrun) : room;
+  end
+  assign complete = k16 == 16'(nrun);
+  assign kill     = asm_abort && lastcnt_q == '0 && !part_q && !drop_q;
+
+  always_comb begin
+    ag_ready  = 1'b0;
+    rq_push   = 1'b0;
+    rqw_kind  = KindMem;
+    rqw_code  = tpu_dma_pkg::StsOk;
+    rqw_last  = ag_last;
+    do_close  = 1'b0;
+    open_new  = 1'b0;
+    reserve   = '0;
+    drop_d    = drop_q;
+    part_d    = part_q;
+    rs_d      = rs_q;
+    lastb_v_d = lastb_v_q;
+    lastb_d   = lastb_q;
+    cmd_ok    = 1'b0;
+
+    if (drop_q) begin
+      // Swallow the rest of a failed descriptor (agen is told to cut it short).
+      ag_ready = 1'b1;
+      if (ag_valid && ag_last) drop_d = 1'b0;
+    end else if (kill) begin
+      // The assembler saw a bus error: end this descriptor here.
+      if (!rq_full && (!open_q || !ar_full)) begin
+        do_close  = open_q;
+        rq_push   = 1'b1;
+        rqw_kind  = KindMarker;
+        rqw_last  = 1'b1;
+        ag_ready  = 1'b1;
+        drop_d    = !(ag_valid && ag_last);
+        lastb_v_d = 1'b0;
+      end
+    end else if (ag_valid) begin
+      if (ag_bad || (ag_inb && !prot_ok)) begin
+        if (!rq_full && (!open_q || !ar_full)) begin
+          do_close  = open_q;
+          rq_push   = 1'b1;
+          rqw_kind  = KindMarker;
+          rqw_code  = ag_bad ? tpu_dma_pkg::StsBadDesc : tpu_dma_pkg::StsProtRead;
+          rqw_last  = 1'b1;
+          ag_ready  = 1'b1;
+          drop_d    = !ag_last;
+          lastb_v_d = 1'b0;
+        end
+      end else if (!ag_inb || (!part_q && nnew == '0)) begin
+        // Pad row, or a row entirely inside the beat shared with the previous one.
+        rqw_kind = ag_inb ? KindMem : KindPad;
+        if (!rq_full) begin
+          rq_push  = 1'b1;
+          ag_ready = 1'b1;
+          if (ag_last) lastb_v_d = 1'b0;
+        end
+        if (eod_q || rq_full) do_close = open_q && !ar_full;
+      end else begin
+        cmd_ok = 16'(cred_q) >= k16 && (contig || !open_q || !ar_full) &&
+                 (part_q || !rq_full);
+        if (cmd_ok) begin
+          if (!contig) begin
+            do_close = open_q;
+            open_new = 1'b1;
+          end
+          reserve = CredWidth'(k16);
+          rq_push = !part_q;
+          if (complete) begin
+            ag_ready  = 1'b1;
+            part_d    = 1'b0;
+            lastb_v_d = !ag_last;
+            lastb_d   = lb;
+          end else begin
+            part_d = 1'b1;
+            rs_d   = rstart + BeatWidth'(k16);
+          end
+        end else begin
+          // Stalled on credits or queue space: let the open burst go.
+          do_close = open_q && !ar_full;
+        end
+      end
+    end else begin
+      // Nothing to add: issue what has been collected.
+      do_close = open_q && !ar_full;
+    end
+    // Whenever the builder cannot move, the open burst goes out: rows already
+    // queued may be waiting for its data.
+    if (!rq_push && !cmd_ok && open_q && !ar_full) do_close = 1'b1;
+  end
+
+  always_comb begin
+    open_d   = open_q;
+    bstart_d = bstart_q;
+    blen_d   = blen_q;
+    eod_d    = eod_q;
+    if (do_close) begin
+      open_d = 1'b0;
+      eod_d  = 1'b0;
+    end
+    if (open_new) begin
+      open_d   = 1'b1;
+      bstart_d = rstart;
+      blen_d   = BlenWidth'(k16);
+      eod_d    = 1'b0;
+    end else if (cmd_ok) begin
+      blen_d = blen_q + BlenWidth'(k16);
+    end
+    if (ag_valid && ag_ready && ag_last) eod_d = open_d;
+  end
+
+  assign ar_push  = do_close;
+  assign ar_wdata = {bstart_q, 8'(blen_q) - 8'd1};
+
+  assign rq_wdata = {rqw_kind, rqw_code, rqw_last, ag_addr[OffWidth-1:0], share, nnew, ag_addr,
+                     ag_len0, ag_out0, ag_pad};
+
+  always_comb begin
+    lastcnt_d = lastcnt_q;
+    if (rq_push && rqw_last) lastcnt_d = lastcnt_d + 1'b1;
+    if (asm_fire_last) lastcnt_d = lastcnt_d - 1'b1;
+  end
+
+  assign cred_d = cred_q - reserve + CredWidth'(df_pop);
+
+  tpu_dma_fifo #(
+    .Width(RqWidth),
+    .Depth(RowQueueDepth)
+  ) u_rowq (
+    .clk_i,
+    .rst_ni,
+    .push_i (rq_push),
+    .data_i (rq_wdata),
+    .full_o (rq_full),
+    .pop_i  (rq_pop),
+    .data_o (rq_rdata),
+    .empty_o(rq_empty)
+  );
+
+  tpu_dma_fifo #(
+    .Width(BeatWidth + 8),
+    .Depth(2)
+  ) u_arq (
+    .clk_i,
+    .rst_ni,
+    .push_i (ar_push),
+    .data_i (ar_wdata),
+    .full_o (ar_full),
+    .pop_i  (ar_pop),
+    .data_o (ar_rdata),
+    .empty_o(ar_empty)
+  );
+
+  assign m_axi_arvalid_o = !ar_empty;
+  assign m_axi_arid_o    = IdWidth'(AxiId);
+  assign m_axi_araddr_o  = {ar_rdata[BeatWidth+7:8], {OffWidth{1'b0}}};
+  assign m_axi_arlen_o   = ar_rdata[7:0];
+  assign ar_pop          = m_axi_arvalid_o && m_axi_arready_i;
+
+  // -------------------------------------------------------- read buffer
+  logic                 df_full, df_empty;
+  logic [DataWidth:0]   df_rdata;
+  logic [DataWidth-1:0] df_data;
+  logic                 df_err;
+
+  assign m_axi_rready_o = !df_full;
+
+  tpu_dma_fifo #(
+    .Width(DataWidth + 1),
+    .Depth(ReadBufBeats)
+  ) u_rbuf (
+    .clk_i,
+    .rst_ni,
+    .push_i (m_axi_rvalid_i && !df_full),
+    .data_i ({m_axi_rresp_i != 2'b00, m_axi_rdata_i}),
+    .full_o (df_full),
+    .pop_i  (df_pop),
+    .data_o (df_rdata),
+    .empty_o(df_empty)
+  );
+
+  assign df_err  = df_rdata[DataWidth];
+  assign df_data = df_rdata[DataWidth-1:0];
+
+  // ---------------------------------------------------------- assembler
+  logic [1:0]           h_kind;
+  logic [StsWidth-1:0]  h_code;
+  logic                 h_last;
+  logic [OffWidth-1:0]  h_off;
+  logic                 h_share;
+  logic [NbWidth-1:0]   h_nnew;
+  logic [AddrWidth-1:0] h_addr;
+  logic [LenWidth-1:0]  h_len0, h_out0;
+  logic [7:0]           h_pad;
+
+  assign {h_kind, h_code, h_last, h_off, h_share, h_nnew, h_addr, h_len0, h_out0, h_pad} = rq_rdata;
+
+  logic [NbWidth-1:0]   g_q, g_d;           // new beats gathered for the head row
+  logic [WinWidth-1:0]  win_q, win_d;
+  logic [MaxBeats-1:0]  werr_q, werr_d;
+  logic [DataWidth-1:0] hold_q, hold_d;     // last beat of the previous memory row
+  logic                 hold_err_q, hold_err_d;
+  logic [StsWidth-1:0]  err_q, err_d;       // first error of the current descriptor
+  logic [AddrWidth-1:0] eaddr_q, eaddr_d;
+  // Output row register and the status that goes with its last beat
+  logic                  ov_q, ov_d;
+  logic [RowBytes*8-1:0] odata_q, odata_d;
+  logic                  olast_q, olast_d;
+  logic                  oerr_q, oerr_d;
+  logic [StsWidth-1:0]   pcode_q, pcode_d;
+  logic [AddrWidth-1:0]  paddr_q, paddr_d;
+  // Status register
+  logic                  sv_q, sv_d;
+  logic [StsWidth-1:0]   scode_q, scode_d;
+  logic [AddrWidth-1:0]  saddr_q, saddr_d;
+
+  logic [NbWidth-1:0]    need, gidx;
+  logic [WinWidth-1:0]   wv;
+  logic [MaxBeats-1:0]   wv_err;
+  logic [RowBytes*8-1:0] wv_shift;
+  logic [RowBytes*8-1:0] row_data;
+  logic                  beat_err;
+  logic [NbWidth-1:0]    err_beat;
+  logic [AddrWidth-1:0]  err_addr;
+  logic                  can_done, gather, fire, needs_out, out_hs, out_free;
+  logic [StsWidth-1:0]   new_err;
+  logic [AddrWidth-1:0]  new_eaddr;
+  logic [LenWidth-1:0]   data_len;
+
+  assign need = h_nnew - g_q;
+  assign gidx = g_q + NbWidth'(h_share);
+
+  // The head row's beats: the shared beat, the ones gathered so far and the
+  // one at the head of the read buffer.
+  always_comb begin
+    for (int k = 0; k < MaxBeats; k++) begin
+      if (h_share && k == 0) begin
+        wv[k*DataWidth +: DataWidth] = hold_q;
+        wv_err[k] = hold_err_q;
+      end else if (NbWidth'(k) == g_q + NbWidth'(h_share)) begin
+        wv[k*DataWidth +: DataWidth] = df_data;
+        wv_err[k] = df_err;
+      end else begin
+        wv[k*DataWidth +: DataWidth] = win_q[k*DataWidth +: DataWidth];
+        wv_err[k] = werr_q[k];
+      end
+    end
+  end
+
+  // Lowest beat of the row with an error response.
+  always_comb begin
+    beat_err = 1'b0;
+    err_beat = '0;
+    for (int k = MaxBeats - 1; k >= 0; k--) begin
+      if (wv_err[k] && NbWidth'(k) < h_nnew + NbWidth'(h_share)) begin
+        beat_err = 1'b1;
+        err_beat = NbWidth'(k);
+      end
+    end
+  end
+  assign err_addr = {h_addr[AddrWidth-1:OffWidth] + BeatWidth'(err_beat), {OffWidth{1'b0}}};
+
+  // Cut the row out of its beats and pad it: bytes [0, len0) from memory,
+  // [len0, out0) the pad value, the rest zero.  Whole-vector masks rather
+  // than a per-byte loop keep the simulation fast at large RowBytes.
+  logic [RowBytes*8-1:0] data_mask, out_mask;
+  assign wv_shift  = (RowBytes*8)'(wv >> {h_off, 3'b000});
+  assign data_len  = h_kind == KindMem ? h_len0 : '0;
+  assign data_mask = ~({(RowBytes*8){1'b1}} << {data_len, 3'b000});
+  assign out_mask  = ~({(RowBytes*8){1'b1}} << {h_out0, 3'b000});
+  assign row_data  = (wv_shift & data_mask) |
+                     ({RowBytes{h_pad}} & out_mask & ~data_mask);
+
+  assign m_row_valid_o = ov_q && !(olast_q && sv_q);
+  assign out_hs        = m_row_valid_o && m_row_ready_i;
+  assign out_free      = !ov_q || out_hs;
+
+  always_comb begin
+    can_done = 1'b0;
+    gather   = 1'b0;
+    if (!rq_empty) begin
+      if (h_kind != KindMem || need == '0) can_done = 1'b1;
+      else if (!df_empty) begin
+        if (need == NbWidth'(1)) can_done = 1'b1;
+        else gather = 1'b1;
+      end
+    end
+  end
+
+  always_comb begin
+    new_err   = err_q;
+    new_eaddr = eaddr_q;
+    if (err_q == tpu_dma_pkg::StsOk) begin
+      if (h_kind == KindMarker) begin
+        new_err   = h_code;
+        new_eaddr = h_addr;
+      end else if (h_kind == KindMem && beat_err) begin
+        new_err   = tpu_dma_pkg::StsBusError;
+        new_eaddr = err_addr;
+      end
+    end
+  end
+
+  assign needs_out     = h_last || new_err == tpu_dma_pkg::StsOk;
+  assign fire          = can_done && (!needs_out || out_free);
+  assign rq_pop        = fire;
+  assign df_pop        = gather || (fire && h_kind == KindMem && need != '0);
+  assign asm_fire_last = fire && h_last;
+  assign asm_abort     = err_q != tpu_dma_pkg::StsOk;
+
+  always_comb begin
+    g_d        = g_q;
+    win_d      = win_q;
+    werr_d     = werr_q;
+    hold_d     = hold_q;
+    hold_err_d = hold_err_q;
+    err_d      = err_q;
+    eaddr_d    = eaddr_q;
+    ov_d       = ov_q && !out_hs;
+    odata_d    = odata_q;
+    olast_d    = olast_q;
+    oerr_d     = oerr_q;
+    pcode_d    = pcode_q;
+    paddr_d    = paddr_q;
+    sv_d       = sv_q && !sts_ready_i;
+    scode_d    = scode_q;
+    saddr_d    = saddr_q;
+
+    if (gather) begin
+      win_d[32'(gidx) * DataWidth +: DataWidth] = df_data;
+      for (int k = 0; k < MaxBeats; k++) begin
+        if (gidx == NbWidth'(k)) werr_d[k] = df_err;
+      end
+      g_d = g_q + NbWidth'(1);
+    end
+
+    if (fire) begin
+      g_d = '0;
+      if (h_kind == KindMem && need != '0) begin
+        hold_d     = df_data;
+        hold_err_d = df_err;
+      end
+      if (h_last) begin
+        ov_d    = 1'b1;
+        olast_d = 1'b1;
+        oerr_d  = new_err != tpu_dma_pkg::StsOk;
+        odata_d = new_err != tpu_dma_pkg::StsOk ? '0 : row_data;
+        pcode_d = new_err;
+        paddr_d = new_err != tpu_dma_pkg::StsOk ? new_eaddr : '0;
+        err_d   = tpu_dma_pkg::StsOk;
+        eaddr_d = '0;
+      end else if (new_err == tpu_dma_pkg::StsOk) begin
+        ov_d    = 1'b1;
+        olast_d = 1'b0;
+        oerr_d  = 1'b0;
+        odata_d = row_data;
+      end else begin
+        err_d   = new_err;
+        eaddr_d = new_eaddr;
+      end
+    end
+
+    if (out_hs && olast_q) begin
+      sv_d    = 1'b1;
+      scode_d = pcode_q;
+      saddr_d = paddr_q;
+    end
+  end
+
+  assign m_row_data_o = odata_q;
+  assign m_row_last_o = olast_q;
+  assign m_row_err_o  = oerr_q;
+  assign sts_valid_o  = sv_q;
+  assign sts_code_o   = scode_q;
+  assign sts_addr_o   = saddr_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      drop_q    <= 1'b0;
+      open_q    <= 1'b0;
+      eod_q     <= 1'b0;
+      part_q    <= 1'b0;
+      lastb_v_q <= 1'b0;
+      cred_q    <= CredWidth'(ReadBufBeats);
+      lastcnt_q <= '0;
+      g_q       <= '0;
+      err_q     <= tpu_dma_pkg::StsOk;
+      ov_q      <= 1'b0;
+      sv_q      <= 1'b0;
+    end else begin
+      drop_q    <= drop_d;
+      open_q    <= open_d;
+      eod_q     <= eod_d;
+      part_q    <= part_d;
+      lastb_v_q <= lastb_v_d;
+      cred_q    <= cred_d;
+      lastcnt_q <= lastcnt_d;
+      g_q       <= g_d;
+      err_q     <= err_d;
+      ov_q      <= ov_d;
+      sv_q      <= sv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    bstart_q   <= bstart_d;
+    blen_q     <= blen_d;
+    rs_q       <= rs_d;
+    lastb_q    <= lastb_d;
+    win_q      <= win_d;
+    werr_q     <= werr_d;
+    hold_q     <= hold_d;
+    hold_err_q <= hold_err_d;
+    eaddr_q    <= eaddr_d;
+    odata_q    <= odata_d;
+    olast_q    <= olast_d;
+    oerr_q     <= oerr_d;
+    pcode_q    <= pcode_d;
+    paddr_q    <= paddr_d;
+    scode_q    <= scode_d;
+    saddr_q    <= saddr_d;
+  end
+
+  // rlast is not needed: the builder knows every burst's length.
+  logic unused_rlast;
+  assign unused_rlast = m_axi_rlast_i;
+
+  // Assertions
+`ifndef SYNTHESIS
+  initial begin
+    assert (DataWidth >= 32 && DataWidth <= 4096 && (1 << OffWidth) == DataBytes)
+      else $error("tpu_dma_rd: DataWidth %0d must be a power of two in 32..4096", DataWidth);
+    assert (MaxBurst >= 1 && MaxBurst <= 256)
+      else $error("tpu_dma_rd: MaxBurst %0d outside 1..256", MaxBurst);
+    assert (ReadBufBeats >= MaxBurst)
+      else $error("tpu_dma_rd: ReadBufBeats %0d < MaxBurst %0d", ReadBufBeats, MaxBurst);
+    assert (AddrWidth > OffWidth + PageWidth && AddrWidth <= 64)
+      else $error("tpu_dma_rd: AddrWidth %0d too small", AddrWidth);
+  end
+  // Credits guarantee room for every beat requested.
+  assert property (@(posedge clk_i) disable iff (!rst_ni) m_axi_rvalid_i |-> !df_full)
+    else $error("tpu_dma_rd: R beat with a full read buffer");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) m_axi_rvalid_i |-> m_axi_rid_i == IdWidth'(AxiId))
+    else $error("tpu_dma_rd: R beat with a foreign ID");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) 16'(cred_q) >= 16'(reserve))
+    else $error("tpu_dma_rd: credit underflow");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) cred_q <= CredWidth'(ReadBufBeats))
+    else $error("tpu_dma_rd: credit overflow");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) open_q |-> blen_q != '0 && blen_q <= BlenWidth'(MaxBurst))
+    else $error("tpu_dma_rd: bad open burst length");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) !(asm_fire_last && lastcnt_q == '0))
+    else $error("tpu_dma_rd: descriptor end without its marker");
+  // A burst never crosses a 4 KB page.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   open_q |-> 13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k))
+    else $error("tpu_dma_rd: burst crosses 4 KB");
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   m_axi_arvalid_o && !m_axi_arready_i |=> m_axi_arvalid_o && $stable(m_axi_araddr_o))
+    else $error("tpu_dma_rd: AR changed while stalled");
+`endif
+
+endmodule

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: Apache-2.0
+# DMA: models per configuration, the testbench, lint, tests and benchmarks.
+DMA_RTL := rtl/dma/tpu_dma_pkg.sv rtl/dma/tpu_dma_fifo.sv rtl/dma/tpu_dma_prot.sv \
+           rtl/dma/tpu_dma_agen.sv rtl/dma/tpu_dma_rd.sv rtl/dma/tpu_dma_wr.sv rtl/dma/tpu_dma.sv
+DMA_TB := tests/dma/tb_dma.c tests/dma/dma_model.c tests/dma/axi_mem.c
+DMA_TB_DEPS := tests/dma/dma_model.h tests/dma/axi_mem.h
+
+# name:AddrWidth:DataWidth:RowBytes:NumWindows:MaxBurst:ReadBufBeats:RowQueueDepth:WriteBufBeats:MaxOutstanding
+# - every configuration the DMA claims (docs/dma.md, "Configurations").
+DMA_CONFIGS := d256r64:32:256:64:4:16:64:64:32:8 \
+               d256r32:32:256:32:2:64:64:32:64:4 \
+               d256r512:32:256:512:4:32:64:16:64:8 \
+               d64r16:32:64:16:8:8:16:16:16:4 \
+               d64r64:32:64:64:3:256:256:8:256:16 \
+               d32r64:32:32:64:2:2:2:2:2:2 \
+               d32r4:17:32:4:1:4:4:4:4:2
+
+dma_f = $(word $(2),$(subst :, ,$(1)))
+dma_params = AddrWidth=$(call dma_f,$(1),2) DataWidth=$(call dma_f,$(1),3) \
+  RowBytes=$(call dma_f,$(1),4) NumWindows=$(call dma_f,$(1),5) MaxBurst=$(call dma_f,$(1),6) \
+  ReadBufBeats=$(call dma_f,$(1),7) RowQueueDepth=$(call dma_f,$(1),8) \
+  WriteBufBeats=$(call dma_f,$(1),9) MaxOutstanding=$(call dma_f,$(1),10)
+define dma_config
+$(eval $(call tb_model,dma_$(call dma_f,$(1),1),tpu_dma,$(DMA_RTL),$(addprefix -G,$(call dma_params,$(1)))))
+$(eval $(call tb_prog,tb_dma_$(call dma_f,$(1),1),dma_$(call dma_f,$(1),1),$(DMA_TB)))
+$(eval $(call lint_config,dma_$(call dma_f,$(1),1),tpu_dma,$(DMA_RTL),$(call dma_params,$(1))))
+endef
+$(foreach c,$(DMA_CONFIGS),$(eval $(call dma_config,$(c))))
+$(foreach c,$(DMA_CONFIGS),$(eval build/tb/bin/tb_dma_$(call dma_f,$(c),1): $(DMA_TB_DEPS)))
+build/tb/bin/tb_dma_%: TB_PROG_CFLAGS := -Itests/dma
+
+DMA_TESTS := $(foreach c,$(DMA_CONFIGS),test-dma-$(call dma_f,$(c),1))
+TEST_TARGETS += $(DMA_TESTS)
+.PHONY: $(DMA_TESTS)
+$(foreach c,$(DMA_CONFIGS),$(eval test-dma-$(call dma_f,$(c),1): build/tb/bin/tb_dma_$(call dma_f,$(c),1)))
+$(DMA_TESTS): test-dma-%:
+	@$(call run_test,dma_$*,build/tb/bin/tb_dma_$* --max-burst $(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),6) $(if $(SEED),--seed $(SEED)))
+
+# Benchmarks: the default configuration against an ideal memory.
+BENCH_TARGETS += bench-dma
+.PHONY: bench-dma
+bench-dma: build/tb/bin/tb_dma_d256r64
+	@mkdir -p build/bench
+	@build/tb/bin/tb_dma_d256r64 --max-burst 16 --bench --seed 1 > build/bench/dma.log
+	@grep '^BENCH ' build/bench/dma.log | while read -r _ name value unit config; do \
+	  scripts/bench-record.sh "$$name" "$$value" "$$unit" "$$config" \
+	    "build/tb/bin/tb_dma_d256r64 --max-burst 16 --bench --seed 1"; done
+	@grep -q '^PASS ' build/bench/dma.log
