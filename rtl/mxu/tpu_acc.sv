@@ -58,14 +58,18 @@ module tpu_acc #(
 
   assign old_row = (fw_valid_q && fw_addr_q == sb_addr_q) ? fw_row_q : mem_rdata_q;
 
+  // Statements, not a ?: per lane: the simulator then skips the fp32 adders
+  // entirely on int32 rows instead of evaluating both sides.
   if (EnableBf16 != 0) begin : g_fp
     always_comb begin
       new_row = sb_row_q;
-      if (sb_acc_q) begin
-        for (int unsigned n = 0; n < N; n++) begin
-          new_row[n*32 +: 32] = sb_bf16_q
-              ? tpu_fp_pkg::fp32_add(old_row[n*32 +: 32], sb_row_q[n*32 +: 32])
-              : old_row[n*32 +: 32] + sb_row_q[n*32 +: 32];
+      if (sb_acc_q && sb_bf16_q) begin
+        for (int n = 0; n < N; n++) begin
+          new_row[n*32 +: 32] = tpu_fp_pkg::fp32_add(old_row[n*32 +: 32], sb_row_q[n*32 +: 32]);
+        end
+      end else if (sb_acc_q) begin
+        for (int n = 0; n < N; n++) begin
+          new_row[n*32 +: 32] = old_row[n*32 +: 32] + sb_row_q[n*32 +: 32];
         end
       end
     end
@@ -73,7 +77,7 @@ module tpu_acc #(
     always_comb begin
       new_row = sb_row_q;
       if (sb_acc_q) begin
-        for (int unsigned n = 0; n < N; n++) begin
+        for (int n = 0; n < N; n++) begin
           new_row[n*32 +: 32] = old_row[n*32 +: 32] + sb_row_q[n*32 +: 32];
         end
       end

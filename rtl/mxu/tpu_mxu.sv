@@ -48,97 +48,108 @@ module tpu_mxu #(
   localparam int unsigned CW  = $clog2(2 * N + 1);     // since-counter width
   localparam logic [CW-1:0] Sat = CW'(2 * N);
   localparam int unsigned RW  = (N > 1) ? $clog2(N) : 1;
-  localparam int unsigned IW  = $clog2(Lat + 1);       // rows in flight
+  localparam int unsigned IW  = $clog2(Lat + 2);       // rows in flight
 
   // ---------------------------------------------------------------------------
-  // Weight banks.  full_q[b]: bank b holds a tile that has not been retired.
-  // next_q: the bank the next block will use; cur_q: the bank of the block now
-  // streaming.  The loader fills next_q once it is retired and once the last
-  // row that used it has passed each array row (since_q counts cycles since
-  // that row entered: array row k is free after N+k of them).
-  logic [1:0]    full_d, full_q;
-  logic          next_d, next_q, cur_d, cur_q;
-  logic [CW-1:0] since0_d, since0_q, since1_d, since1_q, since_next;
+  // Weight tiles.  Each PE has an active and a shadow weight; the first row of
+  // a block copies shadow to active as it passes.  full_q: the shadow holds a
+  // whole tile that no block has taken yet.  since_q counts cycles since the
+  // last first row was accepted: that row enters the array a cycle later and
+  // has passed the last PE of array row k after N+k-1 more, so shadow row k
+  // may be overwritten once since_q >= N+k-1.
+  logic          full_d, full_q, started_d, started_q;
+  logic [CW-1:0] since_d, since_q;
   logic [RW-1:0] wrow_d, wrow_q;
   logic          bf16_d, bf16_q;
   logic [IW-1:0] inflight_d, inflight_q;
   logic          a_fire, w_fire, mode_ok, out_valid;
   logic          acc_idle;
 
-  assign since_next = next_q ? since1_q : since0_q;
-  assign w_ready_o  = !full_q[next_q] &&
-                      ({{(32-CW){1'b0}}, since_next} >= {{(32-RW){1'b0}}, wrow_q} + N - 1);
+  assign w_ready_o  = !full_q &&
+                      ({{(32-CW){1'b0}}, since_q} >= {{(32-RW){1'b0}}, wrow_q} + N - 1);
   assign w_fire     = w_valid_i && w_ready_o;
 
-  // A block switches bank only onto a loaded tile; the datapath mode changes
-  // only when the array is empty.
-  assign mode_ok    = (a_bf16_i == bf16_q) || (a_first_i && inflight_q == '0);
-  assign a_ready_o  = (!a_first_i || full_q[next_q]) && mode_ok;
+  // A block starts only on a loaded tile; the datapath mode changes only when
+  // the array is empty.
+  assign mode_ok    = (a_bf16_i == bf16_q) ||
+                      (a_first_i && inflight_q == '0 && !in_valid_q);
+  assign a_ready_o  = (!a_first_i || full_q) && mode_ok;
   assign a_fire     = a_valid_i && a_ready_o;
   assign row_fire_o = a_fire;
 
   always_comb begin
     full_d     = full_q;
-    next_d     = next_q;
-    cur_d      = cur_q;
+    started_d  = started_q;
     wrow_d     = wrow_q;
     bf16_d     = bf16_q;
-    since0_d   = (since0_q == Sat) ? Sat : since0_q + 1'b1;
-    since1_d   = (since1_q == Sat) ? Sat : since1_q + 1'b1;
+    since_d    = (since_q == Sat) ? Sat : since_q + 1'b1;
     if (w_fire) begin
       wrow_d = wrow_q + 1'b1;
       if (wrow_q == RW'(N - 1)) begin
-        wrow_d         = '0;
-        full_d[next_q] = 1'b1;
+        wrow_d = '0;
+        full_d = 1'b1;
       end
     end
-    if (a_fire) begin
-      if (a_first_i) begin
-        cur_d          = next_q;
-        next_d         = cur_q;
-        full_d[cur_q]  = 1'b0;
-        bf16_d         = a_bf16_i;
-      end
-      if (cur_d) since1_d = '0;
-      else       since0_d = '0;
+    if (a_fire && a_first_i) begin
+      full_d    = 1'b0;
+      started_d = 1'b1;
+      since_d   = '0;
+      bf16_d    = a_bf16_i;
     end
-    inflight_d = inflight_q + IW'(a_fire) - IW'(out_valid);
+    inflight_d = inflight_q + IW'(in_valid_q) - IW'(out_valid);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      full_q     <= 2'b00;
-      next_q     <= 1'b0;
-      cur_q      <= 1'b1;
+      full_q     <= 1'b0;
+      started_q  <= 1'b0;
       wrow_q     <= '0;
       bf16_q     <= 1'b0;
-      since0_q   <= Sat;
-      since1_q   <= Sat;
+      since_q    <= Sat;
       inflight_q <= '0;
     end else begin
       full_q     <= full_d;
-      next_q     <= next_d;
-      cur_q      <= cur_d;
+      started_q  <= started_d;
       wrow_q     <= wrow_d;
       bf16_q     <= bf16_d;
-      since0_q   <= since0_d;
-      since1_q   <= since1_d;
+      since_q    <= since_d;
       inflight_q <= inflight_d;
     end
   end
 
   // ---------------------------------------------------------------------------
-  // Input conversion: int8 lanes become x - zp (9 bits, sign-extended to the
-  // lane); bf16 lanes pass through.
+  // Input register: an accepted row waits here one cycle, so that nothing in
+  // the array depends combinationally on the module's inputs.  Then int8
+  // lanes become x - zp (9 bits, sign-extended to the lane); bf16 lanes pass.
+  logic              in_valid_q, in_first_q, in_acc_q, in_bf16_q;
+  logic [N*EW-1:0]   in_data_q;
+  logic [7:0]        in_zp_q;
+  logic [AccAw-1:0]  in_addr_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) in_valid_q <= 1'b0;
+    else         in_valid_q <= a_fire;
+  end
+  always_ff @(posedge clk_i) begin
+    if (a_fire) begin
+      in_data_q <= a_data_i;
+      in_first_q <= a_first_i;
+      in_acc_q  <= a_acc_i;
+      in_bf16_q <= (EnableBf16 != 0) && a_bf16_i;
+      in_zp_q   <= a_zp_i;
+      in_addr_q <= a_addr_i;
+    end
+  end
+
   logic [N*AW-1:0] in_row;
   logic [8:0]      x_minus_zp;
   always_comb begin
     x_minus_zp = '0;
     for (int unsigned k = 0; k < N; k++) begin
       // x - zp lies in [-255, 255]: exact in 9 bits.
-      x_minus_zp = {a_data_i[k*EW + 7], a_data_i[k*EW +: 8]} - {a_zp_i[7], a_zp_i};
+      x_minus_zp = {in_data_q[k*EW + 7], in_data_q[k*EW +: 8]} - {in_zp_q[7], in_zp_q};
       in_row[k*AW +: AW] = {{(AW-9){x_minus_zp[8]}}, x_minus_zp};
-      if ((EnableBf16 != 0) && a_bf16_i) in_row[k*AW +: AW] = AW'(a_data_i[k*EW +: EW]);
+      if (in_bf16_q) in_row[k*AW +: AW] = AW'(in_data_q[k*EW +: EW]);
     end
   end
 
@@ -149,12 +160,11 @@ module tpu_mxu #(
   ) u_array (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .in_valid_i  (a_fire),
+    .in_valid_i  (in_valid_q),
     .in_row_i    (in_row),
-    .in_bank_i   (a_first_i ? next_q : cur_q),
+    .in_switch_i (in_valid_q && in_first_q),
     .bf16_i      (bf16_q),
     .w_we_i      (w_fire),
-    .w_bank_i    (next_q),
     .w_row_i     (wrow_q),
     .w_data_i    (w_data_i),
     .out_valid_o (out_valid),
@@ -163,12 +173,11 @@ module tpu_mxu #(
 
   // The ACC address and mode of each row travel beside the array.
   localparam int unsigned CtlW = AccAw + 2;
-  logic [Lat*CtlW-1:0] ctl_d, ctl_q;
+  logic [Lat*CtlW-1:0] ctl_q;
   logic [CtlW-1:0]     ctl_out;
-  always_comb begin
-    ctl_d = {ctl_q[(Lat-1)*CtlW-1:0], a_addr_i, a_acc_i, (EnableBf16 != 0) && a_bf16_i};
+  always_ff @(posedge clk_i) begin
+    ctl_q <= {ctl_q[(Lat-1)*CtlW-1:0], in_addr_q, in_acc_q, in_bf16_q};
   end
-  always_ff @(posedge clk_i) ctl_q <= ctl_d;
   assign ctl_out = ctl_q[(Lat-1)*CtlW +: CtlW];
 
   tpu_acc #(
@@ -191,13 +200,13 @@ module tpu_mxu #(
     .idle_o     (acc_idle)
   );
 
-  assign busy_o = (inflight_q != '0) || !acc_idle;
+  assign busy_o = in_valid_q || (inflight_q != '0) || !acc_idle;
 
   // Assertions
 `ifndef SYNTHESIS
   // Rows of a block reuse its tile; a block must have started first.
   a_block_started: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(a_fire && !a_first_i && !full_q[cur_q]))
+      !(a_fire && !a_first_i && !started_q))
     else $error("tpu_mxu: activation row without a loaded tile (no a_first_i yet)");
   a_inflight_bound: assert property (@(posedge clk_i) disable iff (!rst_ni)
       inflight_q <= IW'(Lat))

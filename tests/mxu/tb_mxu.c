@@ -427,7 +427,7 @@ static void test_handshake(mxu_t *u, const char *cfg)
         tb_rise(tb);
     }
     tb_set(u->w_valid, 0);
-    tb_check(tb, accepted == n, "weight rows accepted with no block running: %d, want %d (one tile; the second bank is the next block's)", accepted, n);
+    tb_check(tb, accepted == n, "weight rows accepted with no block running: %d, want %d (one tile fills the shadow weights)", accepted, n);
     /* 3. Reads while result rows stream: r_ready drops, data still right. */
     gen_t g = {.bf16_pct = 0, .special_pct = 2, .exp_spread = 4, .m_min = 2 * n,
                .m_max = 2 * n, .acc_pct = 0, .addr_span = u->acc_rows / 2, .seq_addr = 1};
@@ -588,7 +588,7 @@ static void bench_speed(mxu_t *u, uint64_t cycles, int bf16)
 int main(int argc, char **argv)
 {
     int scale = 1, do_util = 0, do_speed = 0;
-    uint64_t cycles = 200000;
+    uint64_t cycles = 200000, bf16_cycles = 50000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--scale") && i + 1 < argc)
             scale = atoi(argv[++i]);
@@ -598,6 +598,8 @@ int main(int argc, char **argv)
             do_speed = 1;
         else if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
             cycles = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--bf16-cycles") && i + 1 < argc)
+            bf16_cycles = strtoull(argv[++i], NULL, 0);
     }
     mxu_t u = {0};
     u.tb = tb_open("mxu", argc, argv);
@@ -636,9 +638,10 @@ int main(int argc, char **argv)
         if (do_util)
             bench_util(&u);
         if (do_speed) {
-            bench_speed(&u, cycles, 0);
-            if (u.bf16)
-                bench_speed(&u, cycles / 4, 1);
+            if (cycles)
+                bench_speed(&u, cycles, 0);
+            if (u.bf16 && bf16_cycles)
+                bench_speed(&u, bf16_cycles, 1);
         }
     } else {
         test_handshake(&u, cfg);

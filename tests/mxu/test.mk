@@ -3,7 +3,7 @@
 MXU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/mxu/tpu_mxu_array.sv rtl/mxu/tpu_acc.sv rtl/mxu/tpu_mxu.sv
 MXU_TB := tests/mxu/tb_mxu.c host/src/ptpu_arith.c
 # name:N:EnableBf16:AccRows - every configuration the MXU claims.
-MXU_CONFIGS := n2:2:1:16 n4:4:1:64 n8:8:1:64 n16:16:1:256 n32:32:1:256 n4i:4:0:64 n8i:8:0:64 n16i:16:0:256
+MXU_CONFIGS := n2:2:1:16 n3:3:1:16 n4:4:1:64 n8:8:1:64 n16:16:1:256 n32:32:1:256 n4i:4:0:64 n8i:8:0:64 n16i:16:0:256
 MXU_BIG := n64:64:1:256 n128:128:1:256
 
 mxu_f = $(word $(2),$(subst :, ,$(1)))
