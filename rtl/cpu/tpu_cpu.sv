@@ -5,7 +5,7 @@
 `default_nettype none
 
 module tpu_cpu #(
-  parameter logic [31:0] BootAddr = 32'h0000_0000,  // first fetch; mtvec after reset
+  parameter logic [31:0] BootAddr = 32'h0000_0000,  // first fetch; initial mtvec
   parameter int unsigned EnableM  = 0,              // 1: implement RV32M (iterative)
   parameter logic [31:0] HartId   = 32'd0           // value of mhartid
 ) (
@@ -49,11 +49,13 @@ module tpu_cpu #(
 );
 
   tpu_cpu_pkg::state_e state_d, state_q;
-  logic [31:0] pc_d, pc_q;
+  logic [31:2] pc_d, pc_q;
   logic [31:0] ir_d, ir_q;
   logic        fetch_err_d, fetch_err_q;
   logic        take_irq_d, take_irq_q;
   logic [3:0]  irq_code_d, irq_code_q;
+  logic [4:0]  cause_d, cause_q;
+  logic        cnt_sel_d, cnt_sel_q;  // carry into minstreth (else mcycleh)
 
   // Decoded instruction
   logic        dec_illegal;
@@ -64,18 +66,23 @@ module tpu_cpu #(
   logic        dec_rd_we;
   logic [1:0]  dec_wb_sel;
   logic        dec_branch, dec_jal, dec_jalr, dec_load, dec_store;
-  logic        dec_csr, dec_csr_write, dec_ecall, dec_ebreak, dec_mret, dec_muldiv;
-  logic        dec_shift;
+  logic        dec_csr, dec_csr_write, dec_ecall, dec_ebreak, dec_mret;
+  logic        dec_shift, dec_muldiv;
   logic [2:0]  funct3;
   logic [4:0]  rd;
 
   // Datapath
+  logic [31:0] pc, pc4;
   logic [31:0] rs1, rs2;
+  logic        br_target;
+  logic        alu_ovr;
+  logic [2:0]  alu_op;       // the ALU's Alu* codes are 3 bits
+  logic [1:0]  op_a;
+  logic        op_b_imm;
   logic [31:0] alu_a, alu_b, alu_result;
   logic        alu_eq, alu_lt, alu_ltu;
-  logic        branch_taken, jump;
-  logic [31:0] pc4, branch_target, jump_target;
-  logic [31:0] mem_addr;
+  logic        branch_taken;
+  logic [31:0] target;
   logic        mem_misaligned;
   logic [15:0] load_shifted;
   logic [31:0] load_data;
@@ -84,22 +91,27 @@ module tpu_cpu #(
   // Control
   logic        exc;
   logic [4:0]  exc_cause;
-  logic [31:0] exc_tval;
-  logic        finish, retire, trap;
-  logic [4:0]  trap_cause;
-  logic [31:0] trap_tval;
+  logic        tval_is_target;
+  logic        finish, retire;
   logic [31:0] next_pc;
-  logic        rf_re, rf_we;
+  logic        rf_re1, rf_re2;
+  logic [5:0]  rf_raddr1, rf_raddr2;
+  logic [31:0] fetched;
+  logic [5:0]  fetched_csr_entry, csr_entry;
+  logic        rf_we;
+  logic [5:0]  rf_waddr;
   logic [31:0] rf_wdata;
-  logic        csr_commit, csr_mret;
+  logic        csr_commit, csr_trap, csr_mret;
+  logic        cnt_pending, cnt_minstret, cnt_done;
   logic        sh_start, sh_done;
   logic [31:0] sh_result;
   logic        md_start, md_done;
   logic [31:0] md_result;
 
-  // CSR file outputs
-  logic        csr_illegal;
-  logic [31:0] csr_rdata, csr_mtvec, csr_mepc;
+  // CSR unit outputs
+  logic        csr_illegal, csr_in_ram;
+  logic [31:0] csr_old, csr_new;
+  logic        csr_ram_write;
   logic        csr_irq_pending;
   logic [3:0]  csr_irq_code;
 
@@ -130,32 +142,97 @@ module tpu_cpu #(
 
   assign funct3 = ir_q[14:12];
   assign rd     = ir_q[11:7];
+  assign pc     = {pc_q, 2'b00};
+  assign pc4    = pc + 32'd4;
 
-  // The register file is read as the instruction arrives, so the operands
-  // are ready in the execute cycle and stay put until the next fetch.
-  tpu_cpu_regfile u_regfile (
-    .clk_i      (clk_i),
-    .re_i       (rf_re),
-    .rs1_addr_i (imem_rsp_rdata_i[19:15]),
-    .rs2_addr_i (imem_rsp_rdata_i[24:20]),
-    .rs1_data_o (rs1),
-    .rs2_data_o (rs2),
-    .we_i       (rf_we),
-    .waddr_i    (rd),
-    .wdata_i    (rf_wdata)
+  // Register file.  Both ports are read as the instruction arrives, so the
+  // operands are ready in the execute cycle and stay put until the next
+  // fetch.  For SYSTEM instructions port 2 reads the RAM-held CSR named in
+  // the instruction instead (for MRET: mepc).  Trap entry re-reads it for
+  // mtvec; a counter carry reads the high half (port 1) and the constant one
+  // (port 2).  (Entry mapping: see tpu_cpu_pkg.)
+  assign fetched           = imem_rsp_rdata_i;
+  assign fetched_csr_entry = {3'b100, fetched[31],
+                              fetched[31] ? {1'b0, fetched[21]}
+                                          : (fetched[26] ? fetched[21:20]
+                                                         : {fetched[20], !fetched[20]})};
+  assign csr_entry         = {3'b100, ir_q[31],
+                              ir_q[31] ? {1'b0, ir_q[21]}
+                                       : (ir_q[26] ? ir_q[21:20] : {ir_q[20], !ir_q[20]})};
+  assign rf_re1    = ((state_q == tpu_cpu_pkg::StDecode) && imem_rsp_valid_i) ||
+                     (state_q == tpu_cpu_pkg::StCntRd);
+  assign rf_re2    = rf_re1 || (state_q == tpu_cpu_pkg::StTrap);
+  assign rf_raddr1 = (state_q == tpu_cpu_pkg::StCntRd)
+                         ? (cnt_sel_q ? tpu_cpu_pkg::RfMinstreth : tpu_cpu_pkg::RfMcycleh)
+                         : {1'b0, fetched[19:15]};
+  always_comb begin
+    if (state_q == tpu_cpu_pkg::StTrap) begin
+      rf_raddr2 = tpu_cpu_pkg::RfMtvec;
+    end else if (state_q == tpu_cpu_pkg::StCntRd) begin
+      rf_raddr2 = tpu_cpu_pkg::RfOne;
+    end else if (fetched[6:0] == tpu_cpu_pkg::OpSystem) begin
+      rf_raddr2 = fetched_csr_entry;
+    end else begin
+      rf_raddr2 = {1'b0, fetched[24:20]};
+    end
+  end
+
+  tpu_cpu_regfile #(
+    .BootAddr(BootAddr)
+  ) u_regfile (
+    .clk_i    (clk_i),
+    .re1_i    (rf_re1),
+    .raddr1_i (rf_raddr1),
+    .rdata1_o (rs1),
+    .re2_i    (rf_re2),
+    .raddr2_i (rf_raddr2),
+    .rdata2_o (rs2),
+    .we_i     (rf_we),
+    .waddr_i  (rf_waddr),
+    .wdata_i  (rf_wdata)
   );
 
+  // ALU control: the decoder's, except
+  //  - taken branch, second cycle (and the trap entry after it): pc + imm;
+  //  - trap entry: pc (for mepc), then the trap value or zero (for mtval);
+  //  - counter carry: high half + the constant one.
+  assign br_target = (state_q == tpu_cpu_pkg::StBranch) ||
+                     (state_q == tpu_cpu_pkg::StTrapVal && dec_branch && tval_is_target);
   always_comb begin
-    unique case (dec_op_a)
-      tpu_cpu_pkg::OpAPc:   alu_a = pc_q;
+    alu_ovr  = 1'b1;
+    alu_op   = dec_alu_op[2:0];
+    op_a     = dec_op_a;
+    op_b_imm = dec_op_b_imm;
+    if (br_target) begin
+      alu_op   = tpu_cpu_pkg::AluAdd[2:0];
+      op_a     = tpu_cpu_pkg::OpAPc;
+      op_b_imm = 1'b1;
+    end else if (state_q == tpu_cpu_pkg::StTrap) begin
+      alu_op   = tpu_cpu_pkg::AluPassA[2:0];
+      op_a     = tpu_cpu_pkg::OpAPc;
+    end else if (state_q == tpu_cpu_pkg::StTrapVal && !tval_is_target) begin
+      alu_op   = tpu_cpu_pkg::AluPassA[2:0];
+      op_a     = tpu_cpu_pkg::OpAZero;
+    end else if (state_q == tpu_cpu_pkg::StCntWr) begin
+      alu_op   = tpu_cpu_pkg::AluAdd[2:0];
+      op_a     = tpu_cpu_pkg::OpARs1;
+      op_b_imm = 1'b0;
+    end else begin
+      alu_ovr  = 1'b0;
+    end
+  end
+
+  always_comb begin
+    unique case (op_a)
+      tpu_cpu_pkg::OpAPc:   alu_a = pc;
       tpu_cpu_pkg::OpAZero: alu_a = 32'd0;
       default:              alu_a = rs1;
     endcase
   end
-  assign alu_b = dec_op_b_imm ? dec_imm : rs2;
+  assign alu_b = op_b_imm ? dec_imm : rs2;
 
   tpu_cpu_alu u_alu (
-    .op_i     (dec_alu_op),
+    .op_i     (alu_op),
     .a_i      (alu_a),
     .b_i      (alu_b),
     .result_o (alu_result),
@@ -164,32 +241,28 @@ module tpu_cpu #(
     .ltu_o    (alu_ltu)
   );
 
-  // Branches and jumps
-  assign branch_taken  = (funct3[2] ? (funct3[1] ? alu_ltu : alu_lt) : alu_eq) ^ funct3[0];
-  assign jump          = dec_jal || dec_jalr || (dec_branch && branch_taken);
-  assign pc4           = pc_q + 32'd4;
-  assign branch_target = pc_q + dec_imm;
-  // Loads and stores see the ALU sum here too: it is also the trap value.
-  assign jump_target   = (dec_jal || dec_branch) ? branch_target
-                                                 : {alu_result[31:1], alu_result[0] && !dec_jalr};
+  // The ALU sum is the target of jal (pc + imm), jalr (rs1 + imm, bit 0
+  // cleared) and taken branches (second cycle), and the address of loads and
+  // stores; it is also the trap value of their faults.  With bit 0 of jalr
+  // cleared it is every ALU result written back.
+  assign branch_taken = (funct3[2] ? (funct3[1] ? alu_ltu : alu_lt) : alu_eq) ^ funct3[0];
+  assign target       = {alu_result[31:1], alu_result[0] && !(dec_jalr && !alu_ovr)};
 
-  // Loads and stores: the address is the ALU sum, which stays valid while
-  // waiting because the operands and the instruction are held.
-  assign mem_addr       = alu_result;
-  assign mem_misaligned = (funct3[1:0] == 2'b01 && mem_addr[0]) ||
-                          (funct3[1:0] == 2'b10 && mem_addr[1:0] != 2'b00);
+  // Loads and stores
+  assign mem_misaligned = (funct3[1:0] == 2'b01 && alu_result[0]) ||
+                          (funct3[1:0] == 2'b10 && alu_result[1:0] != 2'b00);
 
-  assign dmem_req_addr_o = mem_addr;
+  assign dmem_req_addr_o = alu_result;
   assign dmem_req_we_o   = dec_store;
   always_comb begin
     unique case (funct3[1:0])
       2'b00: begin
         dmem_req_wdata_o = {4{rs2[7:0]}};
-        dmem_req_wstrb_o = 4'b0001 << mem_addr[1:0];
+        dmem_req_wstrb_o = 4'b0001 << alu_result[1:0];
       end
       2'b01: begin
         dmem_req_wdata_o = {2{rs2[15:0]}};
-        dmem_req_wstrb_o = mem_addr[1] ? 4'b1100 : 4'b0011;
+        dmem_req_wstrb_o = alu_result[1] ? 4'b1100 : 4'b0011;
       end
       default: begin
         dmem_req_wdata_o = rs2;
@@ -198,7 +271,7 @@ module tpu_cpu #(
     endcase
   end
 
-  assign load_shifted = 16'(dmem_rsp_rdata_i >> {mem_addr[1:0], 3'b000});
+  assign load_shifted = 16'(dmem_rsp_rdata_i >> {alu_result[1:0], 3'b000});
   always_comb begin
     unique case (funct3)
       3'b000:  load_data = {{24{load_shifted[7]}}, load_shifted[7:0]};
@@ -212,8 +285,8 @@ module tpu_cpu #(
   always_comb begin
     unique case (dec_wb_sel)
       tpu_cpu_pkg::WbPc4: exec_wb = pc4;
-      tpu_cpu_pkg::WbCsr: exec_wb = csr_rdata;
-      default:            exec_wb = alu_result;
+      tpu_cpu_pkg::WbCsr: exec_wb = csr_old;
+      default:            exec_wb = target;
     endcase
   end
 
@@ -222,32 +295,31 @@ module tpu_cpu #(
   always_comb begin
     exc       = 1'b1;
     exc_cause = {1'b0, tpu_cpu_pkg::ExcIllegalInsn};
-    exc_tval  = 32'd0;
     if (take_irq_q) begin
       exc_cause = {1'b1, irq_code_q};
     end else if (fetch_err_q) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnAccessFault};
-      exc_tval  = pc_q;
     end else if (dec_illegal || (dec_csr && csr_illegal)) begin
-      exc_tval  = ir_q;
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcIllegalInsn};
     end else if (dec_ecall) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcEcallM};
     end else if (dec_ebreak) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcBreakpoint};
-      exc_tval  = pc_q;
-    end else if (jump && jump_target[1]) begin
+    end else if ((dec_jal || dec_jalr) && target[1]) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnMisaligned};
-      exc_tval  = jump_target;
     end else if (dec_load && mem_misaligned) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcLoadMisaligned};
-      exc_tval  = jump_target;
     end else if (dec_store && mem_misaligned) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcStoreMisaligned};
-      exc_tval  = jump_target;
     end else begin
       exc = 1'b0;
     end
   end
+
+  // mtval: the faulting address for misaligned jumps and misaligned or
+  // faulting loads and stores (causes 0 and 4-7), zero for everything else.
+  assign tval_is_target = !cause_q[4] &&
+                          (cause_q[3:0] == tpu_cpu_pkg::ExcInsnMisaligned || cause_q[3:2] == 2'b01);
 
   // Control FSM
   always_comb begin
@@ -257,20 +329,23 @@ module tpu_cpu #(
     fetch_err_d = fetch_err_q;
     take_irq_d  = take_irq_q;
     irq_code_d  = irq_code_q;
+    cause_d     = cause_q;
+    cnt_sel_d   = cnt_sel_q;
 
     imem_req_valid_o = 1'b0;
-    imem_req_addr_o  = pc_q;
+    imem_req_addr_o  = pc;
     dmem_req_valid_o = 1'b0;
-    rf_re      = 1'b0;
     finish     = 1'b0;
     retire     = 1'b0;
-    trap       = 1'b0;
-    trap_cause = exc_cause;
-    trap_tval  = exc_tval;
     next_pc    = pc4;
+    rf_we      = 1'b0;
+    rf_waddr   = {1'b0, rd};
     rf_wdata   = exec_wb;
     csr_commit = 1'b0;
+    csr_trap   = 1'b0;
     csr_mret   = 1'b0;
+    csr_ram_write = 1'b0;
+    cnt_done   = 1'b0;
     sh_start   = 1'b0;
     md_start   = 1'b0;
 
@@ -284,40 +359,48 @@ module tpu_cpu #(
 
       tpu_cpu_pkg::StDecode: begin
         if (imem_rsp_valid_i) begin
-          ir_d        = imem_rsp_rdata_i;
+          ir_d        = fetched;
           fetch_err_d = imem_rsp_err_i;
           take_irq_d  = csr_irq_pending;
           irq_code_d  = csr_irq_code;
-          rf_re       = 1'b1;
           state_d     = tpu_cpu_pkg::StExec;
         end
       end
 
       tpu_cpu_pkg::StExec: begin
         if (exc) begin
-          finish  = 1'b1;
-          trap    = 1'b1;
-          next_pc = csr_mtvec;
+          cause_d = exc_cause;
+          state_d = tpu_cpu_pkg::StTrap;
         end else if (dec_load || dec_store) begin
           dmem_req_valid_o = 1'b1;
           if (dmem_req_ready_i) begin
             state_d = tpu_cpu_pkg::StMem;
           end
+        end else if (dec_branch && branch_taken) begin
+          state_d = tpu_cpu_pkg::StBranch;
         end else if (dec_shift) begin
           sh_start = 1'b1;
           state_d  = tpu_cpu_pkg::StMulti;
         end else if (dec_muldiv) begin
           md_start = 1'b1;
           state_d  = tpu_cpu_pkg::StMulti;
+        end else if (dec_csr && csr_in_ram && dec_csr_write) begin
+          // Write the new CSR value now, the old one to rd in StCsr.
+          csr_ram_write = 1'b1;
+          rf_we    = 1'b1;
+          rf_waddr = csr_entry;
+          rf_wdata = csr_new;
+          state_d  = tpu_cpu_pkg::StCsr;
         end else begin
           finish     = 1'b1;
           retire     = 1'b1;
+          rf_we      = dec_rd_we;
           csr_commit = dec_csr;
           csr_mret   = dec_mret;
           if (dec_mret) begin
-            next_pc = csr_mepc;
-          end else if (jump) begin
-            next_pc = jump_target;
+            next_pc = rs2;  // mepc, read in the decode cycle
+          end else if (dec_jal || dec_jalr) begin
+            next_pc = target;
           end
         end
       end
@@ -325,16 +408,26 @@ module tpu_cpu #(
       tpu_cpu_pkg::StMem: begin
         rf_wdata = load_data;
         if (dmem_rsp_valid_i) begin
-          finish = 1'b1;
           if (dmem_rsp_err_i) begin
-            trap       = 1'b1;
-            trap_cause = {1'b0, dec_load ? tpu_cpu_pkg::ExcLoadAccessFault
-                                         : tpu_cpu_pkg::ExcStoreAccessFault};
-            trap_tval  = jump_target;
-            next_pc    = csr_mtvec;
+            cause_d = {1'b0, dec_load ? tpu_cpu_pkg::ExcLoadAccessFault
+                                      : tpu_cpu_pkg::ExcStoreAccessFault};
+            state_d = tpu_cpu_pkg::StTrap;
           end else begin
+            finish = 1'b1;
             retire = 1'b1;
+            rf_we  = dec_load;
           end
+        end
+      end
+
+      tpu_cpu_pkg::StBranch: begin
+        if (target[1]) begin
+          cause_d = {1'b0, tpu_cpu_pkg::ExcInsnMisaligned};
+          state_d = tpu_cpu_pkg::StTrap;
+        end else begin
+          finish  = 1'b1;
+          retire  = 1'b1;
+          next_pc = target;
         end
       end
 
@@ -343,28 +436,68 @@ module tpu_cpu #(
         if (sh_done || md_done) begin
           finish = 1'b1;
           retire = 1'b1;
+          rf_we  = 1'b1;
         end
+      end
+
+      tpu_cpu_pkg::StCsr: begin
+        finish = 1'b1;
+        retire = 1'b1;
+        rf_we  = 1'b1;
+      end
+
+      tpu_cpu_pkg::StTrap: begin
+        csr_trap = 1'b1;
+        rf_we    = 1'b1;
+        rf_waddr = tpu_cpu_pkg::RfMepc;
+        rf_wdata = target;  // pc
+        state_d  = tpu_cpu_pkg::StTrapVal;
+      end
+
+      tpu_cpu_pkg::StTrapVal: begin
+        finish   = 1'b1;
+        next_pc  = rs2;  // mtvec, read in StTrap
+        rf_we    = 1'b1;
+        rf_waddr = tpu_cpu_pkg::RfMtval;
+        rf_wdata = target;  // the trap value or zero
+      end
+
+      tpu_cpu_pkg::StCntRd: begin
+        state_d = tpu_cpu_pkg::StCntWr;
+      end
+
+      tpu_cpu_pkg::StCntWr: begin
+        cnt_done = 1'b1;
+        rf_we    = 1'b1;
+        rf_waddr = cnt_sel_q ? tpu_cpu_pkg::RfMinstreth : tpu_cpu_pkg::RfMcycleh;
+        rf_wdata = target;  // high half + 1
+        state_d  = tpu_cpu_pkg::StFetch;
       end
 
       default: state_d = tpu_cpu_pkg::StFetch;
     endcase
 
     // Every instruction ends by requesting the next one in the same cycle;
-    // if the port is busy, StFetch keeps the request up.
+    // if the port is busy, StFetch keeps the request up.  A carry out of a
+    // counter's low half is added to its high half first (rare: every 2^32
+    // cycles or instructions, or after software wrote a low half).
     if (finish) begin
-      pc_d             = next_pc;
-      imem_req_valid_o = 1'b1;
-      imem_req_addr_o  = next_pc;
-      state_d          = imem_req_ready_i ? tpu_cpu_pkg::StDecode : tpu_cpu_pkg::StFetch;
+      pc_d = next_pc[31:2];
+      if (cnt_pending) begin
+        cnt_sel_d = cnt_minstret;
+        state_d   = tpu_cpu_pkg::StCntRd;
+      end else begin
+        imem_req_valid_o = 1'b1;
+        imem_req_addr_o  = next_pc;
+        state_d          = imem_req_ready_i ? tpu_cpu_pkg::StDecode : tpu_cpu_pkg::StFetch;
+      end
     end
   end
-
-  assign rf_we = retire && dec_rd_we;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= tpu_cpu_pkg::StFetch;
-      pc_q        <= BootAddr;
+      pc_q        <= BootAddr[31:2];
       fetch_err_q <= 1'b0;
       take_irq_q  <= 1'b0;
     end else begin
@@ -379,34 +512,38 @@ module tpu_cpu #(
   always_ff @(posedge clk_i) begin
     ir_q       <= ir_d;
     irq_code_q <= irq_code_d;
+    cause_q    <= cause_d;
+    cnt_sel_q  <= cnt_sel_d;
   end
 
   tpu_cpu_csr #(
-    .BootAddr(BootAddr),
-    .EnableM (EnableM),
-    .HartId  (HartId)
+    .EnableM(EnableM),
+    .HartId (HartId)
   ) u_csr (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .addr_i        (ir_q[31:20]),
     .write_i       (dec_csr_write),
-    .illegal_o     (csr_illegal),
-    .rdata_o       (csr_rdata),
-    .commit_i      (csr_commit),
     .op_i          (funct3[1:0]),
     .src_i         (funct3[2] ? {27'd0, ir_q[19:15]} : rs1),
-    .trap_i        (trap),
-    .trap_cause_i  (trap_cause),
-    .trap_pc_i     (pc_q[31:2]),
-    .trap_tval_i   (trap_tval),
+    .ram_rdata_i   (rs2),
+    .illegal_o     (csr_illegal),
+    .in_ram_o      (csr_in_ram),
+    .old_o         (csr_old),
+    .new_o         (csr_new),
+    .commit_i      (csr_commit),
+    .trap_i        (csr_trap),
+    .trap_cause_i  (cause_q),
     .mret_i        (csr_mret),
-    .mtvec_o       (csr_mtvec),
-    .mepc_o        (csr_mepc),
     .irq_ext_i     (irq_i),
     .irq_timer_i   (timer_irq_i),
     .irq_pending_o (csr_irq_pending),
     .irq_code_o    (csr_irq_code),
-    .retire_i      (retire)
+    .retire_i      (retire),
+    .ram_write_i   (csr_ram_write),
+    .cnt_pending_o (cnt_pending),
+    .cnt_minstret_o(cnt_minstret),
+    .cnt_done_i    (cnt_done)
   );
 
   tpu_cpu_shift u_shift (
@@ -443,12 +580,12 @@ module tpu_cpu #(
 
   // Retirement trace
   assign trace_valid_o    = finish;
-  assign trace_pc_o       = pc_q;
+  assign trace_pc_o       = pc;
   assign trace_insn_o     = ir_q;
-  assign trace_trap_o     = trap;
-  assign trace_cause_o    = trap ? trap_cause : 5'd0;
-  assign trace_rd_o       = (rf_we && rd != 5'd0) ? rd : 5'd0;
-  assign trace_rd_wdata_o = (rf_we && rd != 5'd0) ? rf_wdata : 32'd0;
+  assign trace_trap_o     = (state_q == tpu_cpu_pkg::StTrapVal);
+  assign trace_cause_o    = trace_trap_o ? cause_q : 5'd0;
+  assign trace_rd_o       = (finish && rf_we && !rf_waddr[5]) ? rf_waddr[4:0] : 5'd0;
+  assign trace_rd_wdata_o = (trace_rd_o != 5'd0) ? rf_wdata : 32'd0;
   assign trace_next_pc_o  = next_pc;
 
   // Assertions
@@ -471,7 +608,9 @@ module tpu_cpu #(
         else $error("tpu_cpu: fetch request dropped or changed before it was accepted");
       assert (!dmem_stall_q || (dmem_req_valid_o && dmem_req_addr_o == dmem_addr_q))
         else $error("tpu_cpu: data request dropped or changed before it was accepted");
-      assert (pc_q[1:0] == 2'b00) else $error("tpu_cpu: misaligned pc");
+      assert (!finish || next_pc[1:0] == 2'b00) else $error("tpu_cpu: misaligned next pc");
+      assert (!cnt_done || cnt_sel_q == cnt_minstret)
+        else $error("tpu_cpu: counter carry added to the wrong high half");
     end
   end
   initial begin

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// ALU of the RV32 core: add/sub, logic and set-less-than, plus the equal /
-// less-than flags that branches use (from the same subtractor).  Shifts are
-// done by tpu_cpu_shift.
+// ALU of the RV32 core: add/sub, logic, pass-through and set-less-than, plus
+// the equal / less-than flags that branches use (from the same subtractor).
+// Shifts are done by tpu_cpu_shift.
 `default_nettype none
 
 module tpu_cpu_alu (
-  input  logic [3:0]  op_i,   // tpu_cpu_pkg::Alu* (shift codes give a don't-care)
+  input  logic [2:0]  op_i,   // tpu_cpu_pkg::Alu*[2:0] (a shift code gives a don't-care)
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   output logic [31:0] result_o,
@@ -16,23 +16,25 @@ module tpu_cpu_alu (
 
   logic        sub;
   logic [32:0] sum;
+  logic [31:0] logic_r;
 
   // One adder serves add, sub, slt(u) and the branch compares.
-  assign sub   = (op_i != tpu_cpu_pkg::AluAdd);
+  assign sub   = (op_i != tpu_cpu_pkg::AluAdd[2:0]);
   assign sum   = {1'b0, a_i} + {1'b0, b_i ^ {32{sub}}} + {32'd0, sub};
   assign ltu_o = ~sum[32];
   assign lt_o  = (a_i[31] != b_i[31]) ? a_i[31] : sum[31];
   assign eq_o  = (a_i == b_i);
 
   always_comb begin
-    unique case (op_i)
-      tpu_cpu_pkg::AluSlt:  result_o = {31'd0, lt_o};
-      tpu_cpu_pkg::AluSltu: result_o = {31'd0, ltu_o};
-      tpu_cpu_pkg::AluXor:  result_o = a_i ^ b_i;
-      tpu_cpu_pkg::AluOr:   result_o = a_i | b_i;
-      tpu_cpu_pkg::AluAnd:  result_o = a_i & b_i;
-      default:              result_o = sum[31:0];  // Add, Sub
+    unique case (op_i[1:0])
+      2'b00:   logic_r = a_i ^ b_i;
+      2'b01:   logic_r = a_i;
+      2'b10:   logic_r = a_i | b_i;
+      default: logic_r = a_i & b_i;
     endcase
   end
+
+  assign result_o = op_i[2] ? logic_r :
+                    op_i[1] ? {31'd0, op_i[0] ? ltu_o : lt_o} : sum[31:0];
 
 endmodule

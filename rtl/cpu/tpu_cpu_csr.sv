@@ -1,41 +1,46 @@
 // SPDX-License-Identifier: Apache-2.0
-// Machine-mode CSRs of the RV32 core: status, trap vector and trap state,
-// interrupt enable/pending, the 64-bit cycle and retired-instruction counters
-// and the read-only identification registers.
+// Machine-mode CSRs of the RV32 core: address decode and read-modify-write of
+// every CSR instruction, and the CSRs kept in flip-flops: mstatus, mie, mip,
+// mcause, the low halves of mcycle/minstret and the read-only ones.
+// mscratch, mepc, mtvec, mtval and the counters' high halves live in the
+// register file (tpu_cpu_regfile); a carry out of a low half is left pending
+// here until the core adds it to the high half (before the next instruction).
 `default_nettype none
 
 module tpu_cpu_csr #(
-  parameter logic [31:0] BootAddr = 32'h0000_0000,  // mtvec after reset
-  parameter int unsigned EnableM  = 0,              // 1: M reported in misa
-  parameter logic [31:0] HartId   = 32'd0           // mhartid
+  parameter int unsigned EnableM = 0,        // 1: M reported in misa
+  parameter logic [31:0] HartId  = 32'd0     // mhartid
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  // CSR instruction: the address is decoded combinationally in the execute
-  // cycle; the read-modify-write happens on the edge that ends it, when
-  // commit_i is high.
+  // CSR instruction, decoded in the execute cycle.  old_o/new_o are the
+  // values before and after the instruction; flip-flop CSRs are written on
+  // the edge that ends the cycle with commit_i high, RAM CSRs by the core.
   input  logic [11:0] addr_i,
   input  logic        write_i,      // the instruction writes the CSR
-  output logic        illegal_o,    // no such CSR, or a write to a read-only one
-  output logic [31:0] rdata_o,      // value before the access (goes to rd)
-  input  logic        commit_i,
   input  logic [1:0]  op_i,         // tpu_cpu_pkg::CsrOp*
   input  logic [31:0] src_i,        // rs1 value or the zero-extended uimm
-  // Trap entry and return (never in the same cycle as commit_i).
+  input  logic [31:0] ram_rdata_i,  // the RAM CSR, read in the decode cycle
+  output logic        illegal_o,    // no such CSR, or a write to a read-only one
+  output logic        in_ram_o,     // the CSR lives in the register file
+  output logic [31:0] old_o,
+  output logic [31:0] new_o,
+  input  logic        commit_i,
+  // Trap entry (mcause, mstatus) and return (mstatus).
   input  logic        trap_i,
   input  logic [4:0]  trap_cause_i,  // {interrupt, code}
-  input  logic [31:2] trap_pc_i,
-  input  logic [31:0] trap_tval_i,
   input  logic        mret_i,
-  output logic [31:0] mtvec_o,
-  output logic [31:0] mepc_o,
   // Interrupts: mip.MEIP and mip.MTIP follow the inputs.
   input  logic        irq_ext_i,
   input  logic        irq_timer_i,
   output logic        irq_pending_o,  // an enabled interrupt is pending
   output logic [3:0]  irq_code_o,     // its cause code (external before timer)
   // Counters
-  input  logic        retire_i        // an instruction retires this cycle
+  input  logic        retire_i,       // an instruction retires this cycle
+  input  logic        ram_write_i,    // the core writes new_o to the RAM CSR
+  output logic        cnt_pending_o,  // a carry into mcycleh/minstreth is due
+  output logic        cnt_minstret_o, // ... for minstreth (else mcycleh)
+  input  logic        cnt_done_i      // the core added the carry of cnt_minstret_o
 );
 
   localparam logic [31:0] Misa = 32'h4000_0100 | (EnableM != 0 ? 32'h0000_1000 : 32'd0);
@@ -44,23 +49,19 @@ module tpu_cpu_csr #(
   logic        mstatus_mpie_d, mstatus_mpie_q;
   logic        mie_meie_d, mie_meie_q;
   logic        mie_mtie_d, mie_mtie_q;
-  logic [29:0] mtvec_d, mtvec_q;
-  logic [31:0] mscratch_d, mscratch_q;
-  logic [29:0] mepc_d, mepc_q;
   logic        mcause_int_d, mcause_int_q;
   logic [3:0]  mcause_code_d, mcause_code_q;
-  logic [31:0] mtval_d, mtval_q;
-  logic [63:0] mcycle_d, mcycle_q;
-  logic [63:0] minstret_d, minstret_q;
+  logic [31:0] mcycle_d, mcycle_q;        // low halves
+  logic [31:0] minstret_d, minstret_q;
+  logic        mcycle_pend_d, mcycle_pend_q;
+  logic        minstret_pend_d, minstret_pend_q;
+  logic        mcycle_wrap, minstret_wrap;
+  logic        instret_written;
 
   logic        exists;
   logic        sel_cnt, sel_id, sel_trap, sel_base;
-  logic [31:0] wdata;
   logic        we;
 
-  // Read.  The implemented addresses differ in a few bits, and an address
-  // that is not implemented traps (illegal_o) before its value or a write
-  // matters, so the data path decodes only those bits; `exists` decodes all.
   always_comb begin
     unique case (addr_i)
       tpu_cpu_pkg::CsrMstatus, tpu_cpu_pkg::CsrMisa, tpu_cpu_pkg::CsrMie,
@@ -75,110 +76,120 @@ module tpu_cpu_csr #(
     endcase
   end
 
-  // Partial decode: 0xB00-0xC82 counters (bit 1: instret, bit 7: high
-  // half), 0xF11-0xF14 identification, 0x340-0x344 trap state, 0x300-0x310.
+  // Addresses 0xC00-0xFFF are read-only by the CSR numbering convention.
+  assign illegal_o = !exists || (write_i && addr_i[11:10] == 2'b11);
+
+  // The implemented addresses differ in a few bits, and an address that is
+  // not implemented traps (illegal_o) before its value or a write matters,
+  // so the data path decodes only those bits: 0xB00-0xC82 counters (bit 1:
+  // instret, bit 7: high half), 0xF11-0xF14 identification, 0x340-0x344 trap
+  // state, 0x300-0x305 status (0x310 mstatush reads as zero).
   assign sel_cnt  = addr_i[11] && !(addr_i[10] && addr_i[9]);
   assign sel_id   = addr_i[11] && addr_i[10] && addr_i[9];
   assign sel_trap = !addr_i[11] && addr_i[6];
   assign sel_base = !addr_i[11] && !addr_i[6] && !addr_i[4];
+  assign in_ram_o = (sel_trap && addr_i[2:0] != 3'd2 && addr_i[2:0] != 3'd4) ||
+                    (sel_base && addr_i[2:0] == 3'd5) || (sel_cnt && addr_i[7]);
+
   always_comb begin
-    rdata_o = 32'd0;
-    if (sel_cnt) begin
-      unique case ({addr_i[1], addr_i[7]})
-        2'b00:   rdata_o = mcycle_q[31:0];
-        2'b01:   rdata_o = mcycle_q[63:32];
-        2'b10:   rdata_o = minstret_q[31:0];
-        default: rdata_o = minstret_q[63:32];
-      endcase
+    old_o = 32'd0;
+    if (in_ram_o) begin
+      old_o = ram_rdata_i;
+    end else if (sel_cnt) begin
+      old_o = addr_i[1] ? minstret_q : mcycle_q;
     end else if (sel_id) begin
-      rdata_o = addr_i[2] ? HartId : 32'd0;
+      old_o = addr_i[2] ? HartId : 32'd0;
     end else if (sel_trap) begin
-      unique case (addr_i[2:0])
-        3'd0:    rdata_o = mscratch_q;
-        3'd1:    rdata_o = {mepc_q, 2'b00};
-        3'd2:    rdata_o = {mcause_int_q, 27'd0, mcause_code_q};
-        3'd3:    rdata_o = mtval_q;
-        default: rdata_o = {20'd0, irq_ext_i, 3'd0, irq_timer_i, 7'd0};
-      endcase
+      old_o = addr_i[2] ? {20'd0, irq_ext_i, 3'd0, irq_timer_i, 7'd0}   // mip
+                        : {mcause_int_q, 27'd0, mcause_code_q};          // mcause
     end else if (sel_base) begin
       unique case (addr_i[2:0])
-        3'd0:    rdata_o = {19'd0, 2'b11, 3'd0, mstatus_mpie_q, 3'd0, mstatus_mie_q, 3'd0};
-        3'd1:    rdata_o = Misa;
-        3'd4:    rdata_o = {20'd0, mie_meie_q, 3'd0, mie_mtie_q, 7'd0};
-        default: rdata_o = {mtvec_q, 2'b00};
+        3'd0:    old_o = {19'd0, 2'b11, 3'd0, mstatus_mpie_q, 3'd0, mstatus_mie_q, 3'd0};
+        3'd1:    old_o = Misa;
+        default: old_o = {20'd0, mie_meie_q, 3'd0, mie_mtie_q, 7'd0};  // mie
       endcase
     end
   end
 
-  // Addresses 0xC00-0xFFF are read-only by the CSR numbering convention.
-  assign illegal_o = !exists || (write_i && addr_i[11:10] == 2'b11);
-
   always_comb begin
     unique case (op_i)
-      tpu_cpu_pkg::CsrOpSet:   wdata = rdata_o | src_i;
-      tpu_cpu_pkg::CsrOpClear: wdata = rdata_o & ~src_i;
-      default:                 wdata = src_i;
+      tpu_cpu_pkg::CsrOpSet:   new_o = old_o | src_i;
+      tpu_cpu_pkg::CsrOpClear: new_o = old_o & ~src_i;
+      default:                 new_o = src_i;
     endcase
+    // mepc and mtvec (direct mode only) keep their two low bits zero.
+    if (in_ram_o && (!addr_i[6] || addr_i[1:0] == 2'b01)) begin
+      new_o[1:0] = 2'b00;
+    end
   end
+
   assign we = commit_i && write_i;
 
   // Write, trap entry, mret and the counters.  A CSR write takes precedence
   // over the counter increment of the same cycle, so the next instruction
-  // reads the value written.
-  always_comb begin
-    mstatus_mie_d  = mstatus_mie_q;
-    mstatus_mpie_d = mstatus_mpie_q;
-    mie_meie_d     = mie_meie_q;
-    mie_mtie_d     = mie_mtie_q;
-    mtvec_d        = mtvec_q;
-    mscratch_d     = mscratch_q;
-    mepc_d         = mepc_q;
-    mcause_int_d   = mcause_int_q;
-    mcause_code_d  = mcause_code_q;
-    mtval_d        = mtval_q;
-    mcycle_d       = mcycle_q + 64'd1;
-    minstret_d     = minstret_q + {63'd0, retire_i};
+  // reads the value written; an instruction that writes either half of
+  // minstret does not count itself.
+  assign instret_written = write_i && sel_cnt && addr_i[1];
+  assign mcycle_wrap   = (mcycle_q == 32'hffff_ffff) && !(we && sel_cnt && !addr_i[1] && !addr_i[7]);
+  assign minstret_wrap = retire_i && !instret_written && (minstret_q == 32'hffff_ffff);
 
-    if (we && sel_cnt) begin
-      unique case ({addr_i[1], addr_i[7]})
-        2'b00:   mcycle_d   = {mcycle_q[63:32], wdata};
-        2'b01:   mcycle_d   = {wdata, mcycle_q[31:0]};
-        2'b10:   minstret_d = {minstret_q[63:32], wdata};
-        default: minstret_d = {wdata, minstret_q[31:0]};
-      endcase
+  always_comb begin
+    mstatus_mie_d   = mstatus_mie_q;
+    mstatus_mpie_d  = mstatus_mpie_q;
+    mie_meie_d      = mie_meie_q;
+    mie_mtie_d      = mie_mtie_q;
+    mcause_int_d    = mcause_int_q;
+    mcause_code_d   = mcause_code_q;
+    mcycle_d        = mcycle_q + 32'd1;
+    minstret_d      = minstret_q + {31'd0, retire_i && !instret_written};
+    mcycle_pend_d   = mcycle_pend_q;
+    minstret_pend_d = minstret_pend_q;
+
+    // A write of the high half cancels a carry that happened before it.
+    if (ram_write_i && sel_cnt && addr_i[7]) begin
+      if (addr_i[1]) begin
+        minstret_pend_d = 1'b0;
+      end else begin
+        mcycle_pend_d = 1'b0;
+      end
     end
-    if (we && sel_trap) begin
-      unique case (addr_i[2:0])
-        3'd0: mscratch_d = wdata;
-        3'd1: mepc_d     = wdata[31:2];
-        3'd2: begin
-          mcause_int_d  = wdata[31];
-          mcause_code_d = wdata[3:0];
-        end
-        3'd3: mtval_d    = wdata;
-        default: ;  // mip: read-only bits
-      endcase
+    if (cnt_done_i) begin
+      if (cnt_minstret_o) begin
+        minstret_pend_d = 1'b0;
+      end else begin
+        mcycle_pend_d = 1'b0;
+      end
     end
-    if (we && sel_base) begin
-      unique case (addr_i[2:0])
-        3'd0: begin
-          mstatus_mie_d  = wdata[3];
-          mstatus_mpie_d = wdata[7];
-        end
-        3'd4: begin
-          mie_meie_d = wdata[11];
-          mie_mtie_d = wdata[7];
-        end
-        3'd5: mtvec_d = wdata[31:2];
-        default: ;  // misa: WARL, writes ignored
-      endcase
+    if (mcycle_wrap) begin
+      mcycle_pend_d = 1'b1;
+    end
+    if (minstret_wrap) begin
+      minstret_pend_d = 1'b1;
+    end
+
+    if (we && sel_cnt && !addr_i[7]) begin
+      if (addr_i[1]) begin
+        minstret_d = new_o;
+      end else begin
+        mcycle_d = new_o;
+      end
+    end
+    if (we && sel_trap && addr_i[2:0] == 3'd2) begin
+      mcause_int_d  = new_o[31];
+      mcause_code_d = new_o[3:0];
+    end
+    if (we && sel_base && addr_i[2:0] == 3'd0) begin
+      mstatus_mie_d  = new_o[3];
+      mstatus_mpie_d = new_o[7];
+    end
+    if (we && sel_base && addr_i[2:0] == 3'd4) begin
+      mie_meie_d = new_o[11];
+      mie_mtie_d = new_o[7];
     end
 
     if (trap_i) begin
-      mepc_d         = trap_pc_i;
       mcause_int_d   = trap_cause_i[4];
       mcause_code_d  = trap_cause_i[3:0];
-      mtval_d        = trap_tval_i;
       mstatus_mpie_d = mstatus_mie_q;
       mstatus_mie_d  = 1'b0;
     end else if (mret_i) begin
@@ -187,38 +198,36 @@ module tpu_cpu_csr #(
     end
   end
 
+  // minstreth first: it must be exact for the next instruction.  The wrap
+  // inputs make a carry visible in the cycle it happens.
+  assign cnt_minstret_o = minstret_pend_q || minstret_wrap;
+  assign cnt_pending_o  = cnt_minstret_o || mcycle_pend_q || mcycle_wrap;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mstatus_mie_q  <= 1'b0;
       mstatus_mpie_q <= 1'b0;
       mie_meie_q     <= 1'b0;
       mie_mtie_q     <= 1'b0;
-      mtvec_q        <= BootAddr[31:2];
-      mscratch_q     <= 32'd0;
-      mepc_q         <= 30'd0;
       mcause_int_q   <= 1'b0;
       mcause_code_q  <= 4'd0;
-      mtval_q        <= 32'd0;
-      mcycle_q       <= 64'd0;
-      minstret_q     <= 64'd0;
+      mcycle_q       <= 32'd0;
+      minstret_q     <= 32'd0;
+      mcycle_pend_q   <= 1'b0;
+      minstret_pend_q <= 1'b0;
     end else begin
       mstatus_mie_q  <= mstatus_mie_d;
       mstatus_mpie_q <= mstatus_mpie_d;
       mie_meie_q     <= mie_meie_d;
       mie_mtie_q     <= mie_mtie_d;
-      mtvec_q        <= mtvec_d;
-      mscratch_q     <= mscratch_d;
-      mepc_q         <= mepc_d;
       mcause_int_q   <= mcause_int_d;
       mcause_code_q  <= mcause_code_d;
-      mtval_q        <= mtval_d;
       mcycle_q       <= mcycle_d;
       minstret_q     <= minstret_d;
+      mcycle_pend_q   <= mcycle_pend_d;
+      minstret_pend_q <= minstret_pend_d;
     end
   end
-
-  assign mtvec_o = {mtvec_q, 2'b00};
-  assign mepc_o  = {mepc_q, 2'b00};
 
   assign irq_pending_o = mstatus_mie_q &&
                          ((mie_meie_q && irq_ext_i) || (mie_mtie_q && irq_timer_i));
@@ -231,6 +240,8 @@ module tpu_cpu_csr #(
     if (rst_ni) begin
       assert (!(trap_i && (commit_i || mret_i)))
         else $error("tpu_cpu_csr: trap in the same cycle as a CSR access or mret");
+      assert (!(commit_i && illegal_o))
+        else $error("tpu_cpu_csr: commit of an illegal CSR access");
     end
   end
 `endif

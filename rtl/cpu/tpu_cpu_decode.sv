@@ -80,6 +80,7 @@ module tpu_cpu_decode #(
       end
       tpu_cpu_pkg::OpJal: begin
         jal_o    = 1'b1;
+        op_a_o   = tpu_cpu_pkg::OpAPc;
         rd_we_o  = 1'b1;
         wb_sel_o = tpu_cpu_pkg::WbPc4;
         imm_o    = imm_j;
