@@ -10,10 +10,12 @@ module tpu_mxu #(
   parameter int unsigned EnableBf16 = 1,
   // Rows of the accumulator memory.
   parameter int unsigned AccRows = 512,
+  // 1: 32-bit lanes inside the array (faster simulation, see tpu_mxu_array).
+  parameter int unsigned WideLanes = 0,
   // Bits per element on the weight and activation streams.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
-  // Element width inside the array (int8 minus zero point needs 9 bits).
-  localparam int unsigned AW = (EnableBf16 != 0) ? 16 : 9,
+  // Activation lane width inside the array (int8 minus zero point needs 9 bits).
+  localparam int unsigned AW = (WideLanes != 0) ? 32 : ((EnableBf16 != 0) ? 16 : 9),
   localparam int unsigned AccAw = (AccRows > 1) ? $clog2(AccRows) : 1
 ) (
   input  logic              clk_i,
@@ -148,7 +150,7 @@ module tpu_mxu #(
     for (int unsigned k = 0; k < N; k++) begin
       // x - zp lies in [-255, 255]: exact in 9 bits.
       x_minus_zp = {in_data_q[k*EW + 7], in_data_q[k*EW +: 8]} - {in_zp_q[7], in_zp_q};
-      in_row[k*AW +: AW] = {{(AW-9){x_minus_zp[8]}}, x_minus_zp};
+      in_row[k*AW +: AW] = AW'($signed(x_minus_zp));
       if (in_bf16_q) in_row[k*AW +: AW] = AW'(in_data_q[k*EW +: EW]);
     end
   end
@@ -156,7 +158,8 @@ module tpu_mxu #(
   logic [N*32-1:0] out_row;
   tpu_mxu_array #(
     .N          (N),
-    .EnableBf16 (EnableBf16)
+    .EnableBf16 (EnableBf16),
+    .WideLanes  (WideLanes)
   ) u_array (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

@@ -11,17 +11,23 @@ module tpu_mxu_array #(
   parameter int unsigned N = 16,
   // 1: include the bf16 x bf16 -> fp32 datapath; 0: int8 only (FPGA builds).
   parameter int unsigned EnableBf16 = 1,
-  // Width of one activation in the array: int8 minus the zero point needs 9
-  // bits; bf16 needs 16.
-  localparam int unsigned AW = (EnableBf16 != 0) ? 16 : 9,
-  // Width of one weight.
-  localparam int unsigned WW = (EnableBf16 != 0) ? 16 : 8
+  // 1: activations and active weights sit in 32-bit lanes, int8 values
+  // sign-extended, so that the simulator multiplies whole words; 0: lanes are
+  // exactly as wide as the data (9/8 bits, 16 with bf16), the smallest logic.
+  parameter int unsigned WideLanes = 0,
+  // Width of one weight on the weight stream and in the shadow registers.
+  localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
+  // Width of an activation lane: int8 minus the zero point needs 9 bits.
+  localparam int unsigned AW = (WideLanes != 0) ? 32 : ((EnableBf16 != 0) ? 16 : 9),
+  // Width of an active-weight lane.
+  localparam int unsigned VW = (WideLanes != 0) ? 32 : EW
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   // Activation row entering this cycle (a bubble when in_valid_i is low; the
   // array always advances, bubbles are simply never written anywhere).
-  // Element k of a row vector is bits [k*AW +: AW], here and below.
+  // Element k of a row vector is bits [k*AW +: AW], here and below; int8
+  // lanes hold x - zp sign-extended, bf16 lanes the bf16 in bits [15:0].
   input  logic                  in_valid_i,
   input  logic [N*AW-1:0]       in_row_i,
   input  logic                  in_switch_i,   // first row of a block: switch tiles
@@ -30,7 +36,7 @@ module tpu_mxu_array #(
   // Shadow weight write: one row per cycle.
   input  logic                  w_we_i,
   input  logic [$clog2(N)-1:0]  w_row_i,
-  input  logic [N*WW-1:0]       w_data_i,
+  input  logic [N*EW-1:0]       w_data_i,     // int8 in bits [7:0] of a lane, or bf16
   // Results: the row that entered 2N cycles earlier, deskewed, with its valid.
   output logic                  out_valid_o,
   output logic [N*32-1:0]       out_row_o
@@ -42,6 +48,14 @@ module tpu_mxu_array #(
   // loop that Verilator unrolls into straight-line code.  The clocked blocks
   // compute their next state directly instead of through _d signals: for a
   // 16 x 16 array this halves the work per cycle (docs/mxu.md).
+
+  // int8 product of one lane pair.  With wide lanes both operands are already
+  // sign-extended to 32 bits, so the low 32 bits of the plain product are the
+  // signed product; otherwise the 9- and 8-bit fields are multiplied signed.
+  function automatic logic [31:0] int8_mul(input logic [AW-1:0] a, input logic [VW-1:0] w);
+    if (WideLanes != 0) int8_mul = 32'(a) * 32'(w);
+    else                int8_mul = 32'($signed(a[8:0]) * $signed(w[7:0]));
+  endfunction
 
   // ---------------------------------------------------------------------------
   // Input skew: element k of a row reaches column 0 of array row k after k
@@ -82,8 +96,8 @@ module tpu_mxu_array #(
   (* mem2reg *) logic [N*AW-1:0] a_q  [N];
   (* mem2reg *) logic [N-1:0]    s_q  [N];
   (* mem2reg *) logic [N*32-1:0] p_q  [N];
-  (* mem2reg *) logic [N*WW-1:0] w_q  [N];
-  (* mem2reg *) logic [N*WW-1:0] ws_q [N];
+  (* mem2reg *) logic [N*VW-1:0] w_q  [N];
+  (* mem2reg *) logic [N*EW-1:0] ws_q [N];
 
   for (genvar k = 0; k < N; k++) begin : g_row
     // Activations and switch bits move one column right per cycle.
@@ -98,12 +112,19 @@ module tpu_mxu_array #(
     // that row and the rest of its block multiply with the new tile.  Outside
     // the 2N cycles after a switch the row-wide test is all the work there is.
     always_ff @(posedge clk_i) begin : take
-      logic [N*WW-1:0] w;
-      w = w_q[k];
-      for (int n = 0; n < N; n++) begin
-        if (s_next[n]) w[n*WW +: WW] = ws_q[k][n*WW +: WW];
+      logic [N*VW-1:0] w;
+      if (s_next != '0) begin
+        w = w_q[k];
+        for (int n = 0; n < N; n++) begin
+          if (s_next[n]) begin
+            // The block's mode is known by now: widen int8 here, once per
+            // tile, rather than in every multiply.
+            w[n*VW +: VW] = VW'(ws_q[k][n*EW +: EW]);
+            if (!bf16_i) w[n*VW +: VW] = VW'($signed(ws_q[k][n*EW +: 8]));
+          end
+        end
+        w_q[k] <= w;
       end
-      if (s_next != '0) w_q[k] <= w;
     end
 
     // Shadow rows load from the weight stream.
@@ -127,14 +148,13 @@ module tpu_mxu_array #(
         logic [N*32-1:0] sum;
         if (bf16_i) begin
           for (int n = 0; n < N; n++) begin
-            sum[n*32 +: 32] = tpu_fp_pkg::bf16_mul(a_q[k][n*AW +: 16], w_q[k][n*WW +: 16]);
+            sum[n*32 +: 32] = tpu_fp_pkg::bf16_mul(a_q[k][n*AW +: 16], w_q[k][n*VW +: 16]);
             // The top row passes its products down unchanged.
             if (k != 0) sum[n*32 +: 32] = tpu_fp_pkg::fp32_add(up[n*32 +: 32], sum[n*32 +: 32]);
           end
         end else begin
           for (int n = 0; n < N; n++) begin
-            sum[n*32 +: 32] = up[n*32 +: 32] + 32'($signed(a_q[k][n*AW +: 9]) *
-                $signed(w_q[k][n*WW +: 8]));
+            sum[n*32 +: 32] = up[n*32 +: 32] + int8_mul(a_q[k][n*AW +: AW], w_q[k][n*VW +: VW]);
           end
         end
         p_q[k] <= sum;
@@ -143,8 +163,7 @@ module tpu_mxu_array #(
       always_ff @(posedge clk_i) begin : mac
         logic [N*32-1:0] sum;
         for (int n = 0; n < N; n++) begin
-          sum[n*32 +: 32] = up[n*32 +: 32] + 32'($signed(a_q[k][n*AW +: 9]) *
-              $signed(w_q[k][n*WW +: 8]));
+          sum[n*32 +: 32] = up[n*32 +: 32] + int8_mul(a_q[k][n*AW +: AW], w_q[k][n*VW +: VW]);
         end
         p_q[k] <= sum;
       end

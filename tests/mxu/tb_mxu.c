@@ -548,7 +548,8 @@ static void bench_speed(mxu_t *u, uint64_t cycles, int bf16)
 {
     tb_t *tb = u->tb;
     int n = u->n;
-    /* A steady stream: a tile every 4N rows, rows every cycle. */
+    /* A steady stream: rows every cycle, a new tile every 16N rows (a GEMM
+     * block of 16N output rows per weight tile, as the compiler tiles). */
     uint16_t *row = calloc((size_t)n, sizeof *row);
     for (int k = 0; k < n; k++)
         row[k] = bf16 ? rand_bf16(tb, 0, 4) : rand_int8(tb, 0);
@@ -572,7 +573,7 @@ static void bench_speed(mxu_t *u, uint64_t cycles, int bf16)
         tb_rise(tb);
         if (af) {
             rows++;
-            if (++r == 4 * n)
+            if (++r == 16 * n)
                 r = 0;
         }
     }

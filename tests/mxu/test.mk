@@ -2,15 +2,18 @@
 # MXU: models per configuration, the testbench, lint, tests and benchmarks.
 MXU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/mxu/tpu_mxu_array.sv rtl/mxu/tpu_acc.sv rtl/mxu/tpu_mxu.sv
 MXU_TB := tests/mxu/tb_mxu.c host/src/ptpu_arith.c
-# name:N:EnableBf16:AccRows - every configuration the MXU claims.
-MXU_CONFIGS := n2:2:1:16 n3:3:1:16 n4:4:1:64 n8:8:1:64 n16:16:1:256 n32:32:1:256 n4i:4:0:64 n8i:8:0:64 n16i:16:0:256
-MXU_BIG := n64:64:1:256 n128:128:1:256
+# name:N:EnableBf16:AccRows:WideLanes - every configuration the MXU claims.
+# Simulation builds use wide lanes; the int8-only FPGA builds and one narrow
+# bf16 build check the exact-width datapath.
+MXU_CONFIGS := n2:2:1:16:1 n3:3:1:16:1 n4:4:1:64:1 n8:8:1:64:1 n16:16:1:256:1 n32:32:1:256:1 \
+               n4n:4:1:64:0 n8n:8:1:64:0 n4i:4:0:64:0 n8i:8:0:64:0 n16i:16:0:256:0
+MXU_BIG := n64:64:1:256:1 n128:128:1:256:1
 
 mxu_f = $(word $(2),$(subst :, ,$(1)))
 define mxu_config
-$(eval $(call tb_model,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),-GN=$(call mxu_f,$(1),2) -GEnableBf16=$(call mxu_f,$(1),3) -GAccRows=$(call mxu_f,$(1),4)))
+$(eval $(call tb_model,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),-GN=$(call mxu_f,$(1),2) -GEnableBf16=$(call mxu_f,$(1),3) -GAccRows=$(call mxu_f,$(1),4) -GWideLanes=$(call mxu_f,$(1),5)))
 $(eval $(call tb_prog,tb_mxu_$(call mxu_f,$(1),1),mxu_$(call mxu_f,$(1),1),$(MXU_TB)))
-$(eval $(call lint_config,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),N=$(call mxu_f,$(1),2) EnableBf16=$(call mxu_f,$(1),3) AccRows=$(call mxu_f,$(1),4)))
+$(eval $(call lint_config,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),N=$(call mxu_f,$(1),2) EnableBf16=$(call mxu_f,$(1),3) AccRows=$(call mxu_f,$(1),4) WideLanes=$(call mxu_f,$(1),5)))
 endef
 $(foreach c,$(MXU_CONFIGS),$(eval $(call mxu_config,$(c))))
 $(foreach c,$(MXU_CONFIGS) $(MXU_BIG),$(eval tb_mxu_$(call mxu_f,$(c),1)_BIN ?= build/tb/bin/tb_mxu_$(call mxu_f,$(c),1)))
