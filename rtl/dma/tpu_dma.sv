@@ -13,10 +13,10 @@ module tpu_dma #(
   parameter int unsigned RowBytes       = 64,   // bytes per stream row
   parameter int unsigned NumWindows     = 4,    // protection windows
   parameter int unsigned MaxBurst       = 16,   // beats per burst, 1..256
-  parameter int unsigned ReadBufBeats   = 64,   // read buffer, beats
-  parameter int unsigned RowQueueDepth  = 64,   // read rows in flight
+  parameter int unsigned ReadBufBeats   = 128,  // read buffer, beats
+  parameter int unsigned RowQueueDepth  = 128,  // read rows in flight
   parameter int unsigned WriteBufBeats  = 32,   // write buffer, beats
-  parameter int unsigned MaxOutstanding = 8,    // write bursts in flight
+  parameter int unsigned MaxOutstanding = 32,   // write bursts in flight
   localparam int unsigned StsWidth = tpu_dma_pkg::StsWidth
 ) (
   input  logic                            clk_i,

@@ -28,8 +28,8 @@ module tpu_dma_rd #(
   parameter int unsigned RowBytes      = 64,   // bytes per stream row
   parameter int unsigned NumWindows    = 4,    // protection windows
   parameter int unsigned MaxBurst      = 16,   // beats per burst, 1..256
-  parameter int unsigned ReadBufBeats  = 64,   // read buffer, beats (power of two >= MaxBurst)
-  parameter int unsigned RowQueueDepth = 64,   // rows in flight (power of two >= 2)
+  parameter int unsigned ReadBufBeats  = 128,  // read buffer, beats (power of two >= MaxBurst)
+  parameter int unsigned RowQueueDepth = 128,  // rows in flight (power of two >= 2)
   localparam int unsigned StsWidth = tpu_dma_pkg::StsWidth
 ) (
   input  logic                            clk_i,
@@ -172,6 +172,8 @@ module tpu_dma_rd #(
   logic [BeatWidth-1:0] lastb_q, lastb_d;   // last beat of the previous memory row
   logic [CredWidth-1:0] cred_q, cred_d;     // free read-buffer beats
   logic [LcWidth-1:0]   lastcnt_q, lastcnt_d;
+  logic [LcWidth-1:0]   brows_q, brows_d;     // rows queued since the open burst opened
+  logic                 brows_full;
 
   logic [BeatWidth-1:0] fb, lb, rstart;
   logic                 share;
@@ -203,9 +205,13 @@ module tpu_dma_rd #(
   assign rstart  = part_q ? rs_q : fb + BeatWidth'(share);
   assign nrun    = NbWidth'(lb - rstart) + NbWidth'(1);
   assign page_left = 16'(Beats4k) - 16'(rstart[PageWidth-1:0]);
+  // A burst never serves more than half the row queue, so that the builder
+  // can queue the next rows while its data is on the way (small rows pack
+  // many rows into one beat).
+  assign brows_full = brows_q >= LcWidth'(RowQueueDepth / 2);
   // A run extends the open burst when it starts right after it, in the same
-  // 4 KB page, within the same descriptor and below MaxBurst.
-  assign contig  = open_q && !eod_q && rstart == bstart_q + BeatWidth'(blen_q) &&
+  // 4 KB page, within the same descriptor, below MaxBurst and brows_full.
+  assign contig  = open_q && !eod_q && !brows_full && rstart == bstart_q + BeatWidth'(blen_q) &&
                    rstart[PageWidth-1:0] != '0 && blen_q != BlenWidth'(MaxBurst);
 
   always_comb begin
@@ -267,7 +273,7 @@ module tpu_dma_rd #(
           ag_ready = 1'b1;
           if (ag_last) lastb_v_d = 1'b0;
         end
-        if (eod_q || rq_full) do_close = open_q && !ar_full;
+        if (eod_q || rq_full || brows_full) do_close = open_q && !ar_full;
       end else begin
         cmd_ok = 16'(cred_q) >= k16 && (contig || !open_q || !ar_full) &&
                  (part_q || !rq_full);
@@ -319,6 +325,13 @@ module tpu_dma_rd #(
       blen_d = blen_q + BlenWidth'(k16);
     end
     if (ag_valid && ag_ready && ag_last) eod_d = open_d;
+  end
+
+  always_comb begin
+    brows_d = brows_q;
+    if (open_new) brows_d = LcWidth'(1);
+    else if (do_close) brows_d = '0;
+    else if (rq_push && open_q) brows_d = brows_q + 1'b1;
   end
 
   assign ar_push  = do_close;
@@ -595,6 +608,7 @@ module tpu_dma_rd #(
       lastb_v_q <= 1'b0;
       cred_q    <= CredWidth'(ReadBufBeats);
       lastcnt_q <= '0;
+      brows_q   <= '0;
       g_q       <= '0;
       err_q     <= tpu_dma_pkg::StsOk;
       ov_q      <= 1'b0;
@@ -607,6 +621,7 @@ module tpu_dma_rd #(
       lastb_v_q <= lastb_v_d;
       cred_q    <= cred_d;
       lastcnt_q <= lastcnt_d;
+      brows_q   <= brows_d;
       g_q       <= g_d;
       err_q     <= err_d;
       ov_q      <= ov_d;

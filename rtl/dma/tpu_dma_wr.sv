@@ -26,7 +26,7 @@ module tpu_dma_wr #(
   parameter int unsigned NumWindows     = 4,    // protection windows
   parameter int unsigned MaxBurst       = 16,   // beats per burst, 1..256
   parameter int unsigned WriteBufBeats  = 32,   // W buffer, beats (power of two >= MaxBurst)
-  parameter int unsigned MaxOutstanding = 8,    // bursts in flight (power of two >= 2)
+  parameter int unsigned MaxOutstanding = 32,   // bursts in flight (power of two >= 2)
   localparam int unsigned StsWidth = tpu_dma_pkg::StsWidth
 ) (
   input  logic                            clk_i,

@@ -22,7 +22,7 @@
 
 #define MAX_JOBS 64
 #define MAX_ROWS 4096        /* rows checked per read job */
-#define MAX_SROWS 4096       /* stream rows per write job */
+#define MAX_SROWS 16384      /* stream rows per write job */
 
 typedef struct desc_pins {
     tb_sig_t *valid, *ready, *addr, *len0, *out0, *pad;
@@ -83,6 +83,16 @@ typedef struct dut {
 } dut_t;
 
 static int g_iters = 1;
+static char g_cfg[64] = "dma";
+
+/* Test names carry the configuration: "dma_d256r64.rand_read". */
+static const char *tname(const dut_t *t, const char *test)
+{
+    static char buf[128];
+    (void)t;
+    snprintf(buf, sizeof buf, "%s.%s", g_cfg, test);
+    return buf;
+}
 
 /* ------------------------------------------------------------------ pins */
 
@@ -160,7 +170,14 @@ static void set_windows(dut_t *t)
 static dut_t *dut_open(int argc, char **argv, const char *name, size_t mem_size)
 {
     dut_t *t = calloc(1, sizeof *t);
-    t->tb = tb_open(name, argc, argv);
+    /* The program is tb_dma_<config>; the tests are named after the config. */
+    const char *base = strrchr(argv[0], '/');
+    base = base ? base + 1 : argv[0];
+    if (strncmp(base, "tb_", 3) == 0)
+        base += 3;
+    snprintf(g_cfg, sizeof g_cfg, "%s", base);
+    (void)name;
+    t->tb = tb_open(g_cfg, argc, argv);
     tb_t *tb = t->tb;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--max-burst") == 0 && i + 1 < argc)
@@ -517,6 +534,18 @@ static bool run_jobs(dut_t *t, uint64_t budget)
                      "write %d/%d sent, %d streamed, %d status",
                      (unsigned long long)budget, t->rd_sent, t->rd_n, t->rd_beat_job,
                      t->rd_sts_job, t->wr_sent, t->wr_n, t->wr_srow_job, t->wr_sts_job);
+            printf("# hang: arvalid=%d rready=%d awvalid=%d wvalid=%d bready=%d row_valid=%d "
+                   "s_row_ready=%d; slave ar=%d aw=%d b=%d rvalid=%d bvalid=%d\n",
+                   (int)tb_get(t->arvalid), (int)tb_get(t->rready), (int)tb_get(t->awvalid),
+                   (int)tb_get(t->wvalid), (int)tb_get(t->bready), (int)tb_get(t->m_row_valid),
+                   (int)tb_get(t->s_row_ready), t->axi.ar_n, t->axi.aw_n, t->axi.b_n,
+                   t->axi.out.rvalid, t->axi.out.bvalid);
+            if (t->axi.ar_n)
+                printf("# hang: slave read burst 0x%llx len %d beat %d ready at %llu, now %llu\n",
+                       (unsigned long long)t->axi.ar[t->axi.ar_head].addr,
+                       t->axi.ar[t->axi.ar_head].len, t->axi.r_beat,
+                       (unsigned long long)t->axi.ar[t->axi.ar_head].ready_at,
+                       (unsigned long long)t->axi.cycle);
             for (int i = 0; i < t->rd_n; i++)
                 print_desc("read", i, &t->rd[i].d, t->rd[i].st, t->rd[i].nrows);
             for (int i = 0; i < t->wr_n; i++)
@@ -538,6 +567,8 @@ static bool run_jobs(dut_t *t, uint64_t budget)
     return true;
 }
 
+/* Generous: a hang is a hang however long the budget; slow configurations
+ * (one small burst in flight, long random latency) must not look like one. */
 static uint64_t budget_for(const dut_t *t)
 {
     uint64_t rows = 0;
@@ -545,8 +576,23 @@ static uint64_t budget_for(const dut_t *t)
         rows += (uint64_t)t->rd[i].nrows;
     for (int i = 0; i < t->wr_n; i++)
         rows += t->wr[i].nsrows + (uint64_t)t->wr[i].d.count[0] * t->wr[i].d.count[1];
-    uint64_t per = 40 + (uint64_t)(t->rowbytes / t->dbytes + 2) * 4;
-    return 20000 + rows * per * 4 + (uint64_t)(t->rd_n + t->wr_n) * 400;
+    uint64_t beats = (uint64_t)(t->rowbytes / t->dbytes + 2);
+    uint64_t lat = (uint64_t)t->axi.t.lat_max + 20;
+    return 50000 + rows * beats * lat * 2 + (uint64_t)(t->rd_n + t->wr_n) * 1000;
+}
+
+/* After a failed test: reset the DUT and the slave so the next test starts clean. */
+static void dut_recover(dut_t *t)
+{
+    jobs_clear(t);
+    t->rd_desc_pres = t->wr_desc_pres = t->srow_pres = false;
+    tb_set(t->rdp.valid, 0);
+    tb_set(t->wrp.valid, 0);
+    tb_set(t->s_row_valid, 0);
+    axi_mem_init(&t->axi, t->tb, t->dbytes, t->aw, t->maxburst, t->mem, t->mem_size, t->poison);
+    memset(t->poison, 0, t->mem_size / (size_t)t->dbytes);
+    memcpy(t->model_mem, t->mem, t->mem_size);
+    tb_reset(t->tb, 5);
 }
 
 /* Checks write statuses and memory after run_jobs (no bus errors expected). */
@@ -726,7 +772,7 @@ static void test_rand_read(dut_t *t)
         jobs_clear(t);
     }
     memset(t->poison, 0, t->mem_size / (size_t)t->dbytes);
-    tb_end(t->tb, "dma_rand_read", "%d batches, %llu rows, %d error statuses", batches,
+    tb_end(t->tb, tname(t, "rand_read"), "%d batches, %llu rows, %d error statuses", batches,
            (unsigned long long)rows, errs);
 }
 
@@ -751,7 +797,7 @@ static void test_rand_write(dut_t *t)
         check_writes(t);
         jobs_clear(t);
     }
-    tb_end(t->tb, "dma_rand_write", "%d batches, %llu rows, %d error statuses", batches,
+    tb_end(t->tb, tname(t, "rand_write"), "%d batches, %llu rows, %d error statuses", batches,
            (unsigned long long)rows, errs);
 }
 
@@ -831,7 +877,7 @@ static void test_rand_mixed(dut_t *t)
         jobs_clear(t);
     }
     memset(t->poison, 0, t->mem_size / (size_t)t->dbytes);
-    tb_end(t->tb, "dma_rand_mixed", "%d batches", batches);
+    tb_end(t->tb, tname(t, "rand_mixed"), "%d batches", batches);
 }
 
 /* Write bus errors: one descriptor at a time, SLVERR on random beats.  The
@@ -897,7 +943,7 @@ static void test_write_bus_error(dut_t *t)
         jobs_clear(t);
     }
     memset(t->poison, 0, t->mem_size / (size_t)t->dbytes);
-    tb_end(t->tb, "dma_write_bus_error", "%d runs, %d with bus errors", runs, seen);
+    tb_end(t->tb, tname(t, "write_bus_error"), "%d runs, %d with bus errors", runs, seen);
 }
 
 
@@ -958,7 +1004,7 @@ static void test_prot_limits(dut_t *t)
         }
         jobs_clear(t);
     }
-    tb_end(t->tb, "dma_prot_limits", "%d descriptors", nr);
+    tb_end(t->tb, tname(t, "prot_limits"), "%d descriptors", nr);
 }
 
 static void test_bad_desc(dut_t *t)
@@ -992,7 +1038,7 @@ static void test_bad_desc(dut_t *t)
     run_jobs(t, budget_for(t));
     check_writes(t);
     jobs_clear(t);
-    tb_end(t->tb, "dma_bad_desc", "6 bad + 1 good, both engines");
+    tb_end(t->tb, tname(t, "bad_desc"), "6 bad + 1 good, both engines");
 }
 
 static void test_bus_error_read(dut_t *t)
@@ -1018,7 +1064,7 @@ static void test_bus_error_read(dut_t *t)
     run_jobs(t, budget_for(t));
     jobs_clear(t);
     memset(t->poison, 0, t->mem_size / (size_t)t->dbytes);
-    tb_end(t->tb, "dma_bus_error_read", "%d descriptors", n);
+    tb_end(t->tb, tname(t, "bus_error_read"), "%d descriptors", n);
 }
 
 /* Long stalls on every handshake the DUT depends on. */
@@ -1047,7 +1093,7 @@ static void test_backpressure(dut_t *t)
         check_writes(t);
         jobs_clear(t);
     }
-    tb_end(t->tb, "dma_backpressure", "stream, status and B stalls");
+    tb_end(t->tb, tname(t, "backpressure"), "stream, status and B stalls");
 }
 
 static void test_stream_mismatch(dut_t *t)
@@ -1068,7 +1114,7 @@ static void test_stream_mismatch(dut_t *t)
     run_jobs(t, budget_for(t));
     check_writes(t);
     jobs_clear(t);
-    tb_end(t->tb, "dma_stream_mismatch", "%d descriptors", n);
+    tb_end(t->tb, tname(t, "stream_mismatch"), "%d descriptors", n);
 }
 
 /* A 65535 x 65535-row descriptor that fails early must end promptly. */
@@ -1121,7 +1167,7 @@ static void test_abort_huge(dut_t *t)
     memcpy(t->model_mem, t->mem, t->mem_size);
     jobs_clear(t);
     memset(t->poison, 0, t->mem_size / (size_t)t->dbytes);
-    tb_end(t->tb, "dma_abort_huge", "4G-row descriptors end on prot and bus errors");
+    tb_end(t->tb, tname(t, "abort_huge"), "4G-row descriptors end on prot and bus errors");
 }
 
 /* Convolution windows checked against direct NHWC indexing (not the model). */
@@ -1179,7 +1225,7 @@ static void test_conv_windows(dut_t *t)
         run_jobs(t, budget_for(t));
         jobs_clear(t);
     }
-    tb_end(t->tb, "dma_conv_windows", "%d kernel-offset loads", checked);
+    tb_end(t->tb, tname(t, "conv_windows"), "%d kernel-offset loads", checked);
 }
 
 /* Long transfers across 4 KB pages, overlapping and backward rows. */
@@ -1214,7 +1260,7 @@ static void test_directed_shapes(dut_t *t)
     run_jobs(t, budget_for(t));
     check_writes(t);
     jobs_clear(t);
-    tb_end(t->tb, "dma_directed_shapes", "4 KB crossings, negative and overlapping strides");
+    tb_end(t->tb, tname(t, "directed_shapes"), "4 KB crossings, negative and overlapping strides");
 }
 
 /* ------------------------------------------------------------------ bench */
@@ -1247,6 +1293,26 @@ static void bench_line(const char *name, double v, const char *unit, const char 
 static void bench(dut_t *t)
 {
     const int lat = 30;
+    /* Latency tolerance: contiguous reads and writes behind a slower memory. */
+    for (int l = 60; l <= 120; l += 60) {
+        int rb = t->rowbytes, db = t->dbytes;
+        t->env.win[0] = (dma_win_t){0, t->mem_size, true, true};
+        set_windows(t);
+        dma_desc_t d = desc_1d(0, rb, rb, 4096, rb);
+        add_read(t, &d);
+        uint64_t c = bench_run(t, l);
+        jobs_clear(t);
+        bench_line("dma.read.efficiency", (double)4096 * rb / c / db, "of-peak",
+                   "read contiguous len0=%d rows=4096 DataWidth=%d RowBytes=%d MaxBurst=%d "
+                   "latency=%d", rb, db * 8, rb, t->maxburst, l);
+        add_write(t, &d, 0);
+        c = bench_run(t, l);
+        check_writes(t);
+        jobs_clear(t);
+        bench_line("dma.write.efficiency", (double)4096 * rb / c / db, "of-peak",
+                   "write contiguous len0=%d rows=4096 DataWidth=%d RowBytes=%d MaxBurst=%d "
+                   "latency=%d", rb, db * 8, rb, t->maxburst, l);
+    }
     int rb = t->rowbytes, db = t->dbytes;
     char hw[96];
     snprintf(hw, sizeof hw, "DataWidth=%d RowBytes=%d MaxBurst=%d latency=%d", db * 8, rb,
@@ -1329,7 +1395,7 @@ static void bench(dut_t *t)
                        S, C, OH, OW, 100.0 * (double)(rows - inb) / (double)rows, hw);
         }
     }
-    tb_end(t->tb, "dma_bench", "%s", hw);
+    tb_end(t->tb, tname(t, "bench"), "%s", hw);
 }
 
 int main(int argc, char **argv)
@@ -1353,9 +1419,14 @@ int main(int argc, char **argv)
         };
         /* DMA_ONLY=name runs one test (debugging). */
         const char *only = getenv("DMA_ONLY");
-        for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-            if (!only || strcmp(only, tests[i].name) == 0)
-                tests[i].fn(t);
+        for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+            if (only && strcmp(only, tests[i].name) != 0)
+                continue;
+            int fails = t->tb->fails;
+            tests[i].fn(t);
+            if (t->tb->fails != fails)
+                dut_recover(t);
+        }
     }
     printf("# tb_dma: %llu cycles in %.1f s\n", (unsigned long long)t->cycles, tb_now() - t0);
     return tb_close(t->tb);

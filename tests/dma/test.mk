@@ -5,15 +5,16 @@ DMA_RTL := rtl/dma/tpu_dma_pkg.sv rtl/dma/tpu_dma_fifo.sv rtl/dma/tpu_dma_prot.s
 DMA_TB := tests/dma/tb_dma.c tests/dma/dma_model.c tests/dma/axi_mem.c
 DMA_TB_DEPS := tests/dma/dma_model.h tests/dma/axi_mem.h
 
-# name:AddrWidth:DataWidth:RowBytes:NumWindows:MaxBurst:ReadBufBeats:RowQueueDepth:WriteBufBeats:MaxOutstanding
-# - every configuration the DMA claims (docs/dma.md, "Configurations").
-DMA_CONFIGS := d256r64:32:256:64:4:16:64:64:32:8 \
-               d256r32:32:256:32:2:64:64:32:64:4 \
-               d256r512:32:256:512:4:32:64:16:64:8 \
-               d64r16:32:64:16:8:8:16:16:16:4 \
-               d64r64:32:64:64:3:256:256:8:256:16 \
-               d32r64:32:32:64:2:2:2:2:2:2 \
-               d32r4:17:32:4:1:4:4:4:4:2
+# name:AddrWidth:DataWidth:RowBytes:NumWindows:MaxBurst:ReadBufBeats:RowQueueDepth:WriteBufBeats:MaxOutstanding:iters
+# - every configuration the DMA claims (docs/dma.md, "Configurations").  The
+# last field scales the random tests in `make test` (slow models run fewer).
+DMA_CONFIGS := d256r64:32:256:64:4:16:128:128:32:32:6 \
+               d256r32:32:256:32:2:64:64:32:64:4:6 \
+               d256r512:32:256:512:4:32:64:16:64:8:3 \
+               d64r16:32:64:16:8:8:16:16:16:4:6 \
+               d64r64:32:64:64:3:256:256:8:256:16:6 \
+               d32r64:32:32:64:2:2:2:2:2:2:4 \
+               d32r4:17:32:4:1:4:4:4:4:2:6
 
 dma_f = $(word $(2),$(subst :, ,$(1)))
 dma_params = AddrWidth=$(call dma_f,$(1),2) DataWidth=$(call dma_f,$(1),3) \
@@ -29,12 +30,14 @@ $(foreach c,$(DMA_CONFIGS),$(eval $(call dma_config,$(c))))
 $(foreach c,$(DMA_CONFIGS),$(eval build/tb/bin/tb_dma_$(call dma_f,$(c),1): $(DMA_TB_DEPS)))
 build/tb/bin/tb_dma_%: TB_PROG_CFLAGS := -Itests/dma
 
+# DMA_ITERS=N overrides the scale of every configuration, for soak runs.
 DMA_TESTS := $(foreach c,$(DMA_CONFIGS),test-dma-$(call dma_f,$(c),1))
 TEST_TARGETS += $(DMA_TESTS)
 .PHONY: $(DMA_TESTS)
 $(foreach c,$(DMA_CONFIGS),$(eval test-dma-$(call dma_f,$(c),1): build/tb/bin/tb_dma_$(call dma_f,$(c),1)))
 $(DMA_TESTS): test-dma-%:
-	@$(call run_test,dma_$*,build/tb/bin/tb_dma_$* --max-burst $(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),6) $(if $(SEED),--seed $(SEED)))
+	@$(call run_test,dma_$*,build/tb/bin/tb_dma_$* --max-burst $(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),6) \
+	  --iters $(or $(DMA_ITERS),$(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),11)) $(if $(SEED),--seed $(SEED)))
 
 # Benchmarks: the default configuration against an ideal memory.
 BENCH_TARGETS += bench-dma
