@@ -81,6 +81,8 @@ def parse_args():
     ap.add_argument("--exclude-ports", default=None, metavar="REGEX",
                     help="leave the outputs whose names match unconnected "
                          "(e.g. debug/trace ports the design does not use)")
+    ap.add_argument("--synth-opts", default="", metavar="OPTS",
+                    help="extra options for synth_ice40/synth_ecp5 (e.g. -abc9)")
     ap.add_argument("--keep", metavar="DIR", default=None,
                     help="keep the generated files and logs in DIR")
     ap.add_argument("sources", nargs="+", help="Verilog/SystemVerilog sources")
@@ -203,9 +205,9 @@ def make_wrapper(args, ports, tmp):
 
 def synth(args, yosys, tmp):
     if args.family == "ice40":
-        cmd = f"synth_ice40 -device u -dsp -top {WRAP}"
+        cmd = f"synth_ice40 -device u -dsp -top {WRAP} {args.synth_opts}"
     else:
-        cmd = f"synth_ecp5 -top {WRAP}"
+        cmd = f"synth_ecp5 -top {WRAP} {args.synth_opts}"
     script = (f"{yosys_read(args, args.sources)}; read_verilog {tmp}/wrap.v; "
               f"hierarchy -check -top {WRAP}; {cmd}; "
               f"tee -q -o {tmp}/stat.json stat -json; "

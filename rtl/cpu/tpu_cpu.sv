@@ -57,7 +57,12 @@ module tpu_cpu #(
   logic [4:0]  cause_d, cause_q;
   logic        cnt_sel_d, cnt_sel_q;  // carry into minstreth (else mcycleh)
 
-  // Decoded instruction
+  // Decoded instruction: decoded as it arrives (f_*) and registered (dec_*),
+  // which keeps the decoder out of the execute cycle's paths.
+  localparam int CtlW = 23;
+  logic [CtlW-1:0] ctl_f, ctl_d, ctl_q;
+  logic [31:0] imm_f, imm_d, imm_q;
+  logic        taken_d, taken_q;
   logic        dec_illegal;
   logic [3:0]  dec_alu_op;
   logic [1:0]  dec_op_a;
@@ -74,19 +79,22 @@ module tpu_cpu #(
   // Datapath
   logic [31:0] pc, pc4;
   logic [31:0] rs1, rs2;
-  logic        br_target;
-  logic        alu_ovr;
+  // ALU control, registered: {from decoder, sub, op[2:0], op_a[1:0], op_b_imm}
+  localparam int AlucW = 8;
+  logic [AlucW-1:0] aluc_dec_f, aluc_dec_q, aluc_d, aluc_q;
+  logic        alu_by_dec, alu_sub;
   logic [2:0]  alu_op;       // the ALU's Alu* codes are 3 bits
   logic [1:0]  op_a;
   logic        op_b_imm;
-  logic [31:0] alu_a, alu_b, alu_result;
+  logic [31:0] alu_a, alu_b, alu_result, alu_sum;
   logic        alu_eq, alu_lt, alu_ltu;
   logic        branch_taken;
-  logic [31:0] target;
+  logic [31:0] target, wb_alu;
   logic        mem_misaligned;
   logic [15:0] load_shifted;
   logic [31:0] load_data;
-  logic [31:0] exec_wb;
+  logic [2:0]  wb_src;
+  logic [31:0] wb_other;
 
   // Control
   logic        exc;
@@ -109,7 +117,7 @@ module tpu_cpu #(
   logic [31:0] md_result;
 
   // CSR unit outputs
-  logic        csr_illegal, csr_in_ram;
+  logic        csr_in_ram;
   logic [31:0] csr_old, csr_new;
   logic        csr_ram_write;
   logic        csr_irq_pending;
@@ -118,27 +126,32 @@ module tpu_cpu #(
   tpu_cpu_decode #(
     .EnableM(EnableM)
   ) u_decode (
-    .insn_i      (ir_q),
-    .illegal_o   (dec_illegal),
-    .alu_op_o    (dec_alu_op),
-    .op_a_o      (dec_op_a),
-    .op_b_imm_o  (dec_op_b_imm),
-    .imm_o       (dec_imm),
-    .rd_we_o     (dec_rd_we),
-    .wb_sel_o    (dec_wb_sel),
-    .branch_o    (dec_branch),
-    .jal_o       (dec_jal),
-    .jalr_o      (dec_jalr),
-    .load_o      (dec_load),
-    .store_o     (dec_store),
-    .csr_o       (dec_csr),
-    .csr_write_o (dec_csr_write),
-    .ecall_o     (dec_ecall),
-    .ebreak_o    (dec_ebreak),
-    .mret_o      (dec_mret),
-    .shift_o     (dec_shift),
-    .muldiv_o    (dec_muldiv)
+    .insn_i      (fetched),
+    .illegal_o   (ctl_f[21]),
+    .alu_op_o    (ctl_f[20:17]),
+    .op_a_o      (ctl_f[16:15]),
+    .op_b_imm_o  (ctl_f[14]),
+    .imm_o       (imm_f),
+    .rd_we_o     (ctl_f[13]),
+    .wb_sel_o    (ctl_f[12:11]),
+    .branch_o    (ctl_f[10]),
+    .jal_o       (ctl_f[9]),
+    .jalr_o      (ctl_f[8]),
+    .load_o      (ctl_f[7]),
+    .store_o     (ctl_f[6]),
+    .csr_o       (ctl_f[5]),
+    .csr_write_o (ctl_f[4]),
+    .ecall_o     (ctl_f[3]),
+    .ebreak_o    (ctl_f[2]),
+    .mret_o      (ctl_f[1]),
+    .shift_o     (ctl_f[0]),
+    .muldiv_o    (ctl_f[22])
   );
+
+  assign {dec_muldiv, dec_illegal, dec_alu_op, dec_op_a, dec_op_b_imm, dec_rd_we, dec_wb_sel, dec_branch,
+          dec_jal, dec_jalr, dec_load, dec_store, dec_csr, dec_csr_write, dec_ecall,
+          dec_ebreak, dec_mret, dec_shift} = ctl_q;
+  assign dec_imm = imm_q;
 
   assign funct3 = ir_q[14:12];
   assign rd     = ir_q[11:7];
@@ -192,35 +205,40 @@ module tpu_cpu #(
     .wdata_i  (rf_wdata)
   );
 
-  // ALU control: the decoder's, except
-  //  - taken branch, second cycle (and the trap entry after it): pc + imm;
+  // ALU control: the decoder's, or for the cycles where the ALU serves the
+  // control FSM:
+  //  - branch, second cycle (and the trap entry after it): pc + imm;
   //  - trap entry: pc (for mepc), then the trap value or zero (for mtval);
   //  - counter carry: high half + the constant one.
-  assign br_target = (state_q == tpu_cpu_pkg::StBranch) ||
-                     (state_q == tpu_cpu_pkg::StTrapVal && dec_branch && tval_is_target);
+  // It is chosen when entering a state and registered, so that neither the
+  // decoder nor the FSM sits in front of the adder.
+  function automatic logic [AlucW-1:0] aluc(input logic by_dec, input logic [3:0] op,
+                                            input logic [1:0] a, input logic b_imm);
+    aluc = {by_dec, op != tpu_cpu_pkg::AluAdd, op[2:0], a, b_imm};
+  endfunction
+  assign aluc_dec_f = aluc(1'b1, ctl_f[20:17], ctl_f[16:15], ctl_f[14]);
+  assign aluc_dec_q = aluc(1'b1, dec_alu_op, dec_op_a, dec_op_b_imm);
   always_comb begin
-    alu_ovr  = 1'b1;
-    alu_op   = dec_alu_op[2:0];
-    op_a     = dec_op_a;
-    op_b_imm = dec_op_b_imm;
-    if (br_target) begin
-      alu_op   = tpu_cpu_pkg::AluAdd[2:0];
-      op_a     = tpu_cpu_pkg::OpAPc;
-      op_b_imm = 1'b1;
-    end else if (state_q == tpu_cpu_pkg::StTrap) begin
-      alu_op   = tpu_cpu_pkg::AluPassA[2:0];
-      op_a     = tpu_cpu_pkg::OpAPc;
-    end else if (state_q == tpu_cpu_pkg::StTrapVal && !tval_is_target) begin
-      alu_op   = tpu_cpu_pkg::AluPassA[2:0];
-      op_a     = tpu_cpu_pkg::OpAZero;
-    end else if (state_q == tpu_cpu_pkg::StCntWr) begin
-      alu_op   = tpu_cpu_pkg::AluAdd[2:0];
-      op_a     = tpu_cpu_pkg::OpARs1;
-      op_b_imm = 1'b0;
+    aluc_d = aluc_q;
+    if (state_q == tpu_cpu_pkg::StDecode) begin
+      aluc_d = aluc_dec_f;
     end else begin
-      alu_ovr  = 1'b0;
+      unique case (state_d)
+        tpu_cpu_pkg::StBranch:
+          aluc_d = aluc(1'b0, tpu_cpu_pkg::AluAdd, tpu_cpu_pkg::OpAPc, 1'b1);
+        tpu_cpu_pkg::StTrap:
+          aluc_d = aluc(1'b0, tpu_cpu_pkg::AluPassA, tpu_cpu_pkg::OpAPc, 1'b0);
+        tpu_cpu_pkg::StTrapVal:
+          aluc_d = !tval_is_target ? aluc(1'b0, tpu_cpu_pkg::AluPassA, tpu_cpu_pkg::OpAZero, 1'b0) :
+                   dec_branch      ? aluc(1'b0, tpu_cpu_pkg::AluAdd, tpu_cpu_pkg::OpAPc, 1'b1) :
+                                     aluc_dec_q;
+        tpu_cpu_pkg::StCntWr:
+          aluc_d = aluc(1'b0, tpu_cpu_pkg::AluAdd, tpu_cpu_pkg::OpARs1, 1'b0);
+        default: ;
+      endcase
     end
   end
+  assign {alu_by_dec, alu_sub, alu_op, op_a, op_b_imm} = aluc_q;
 
   always_comb begin
     unique case (op_a)
@@ -233,36 +251,40 @@ module tpu_cpu #(
 
   tpu_cpu_alu u_alu (
     .op_i     (alu_op),
+    .sub_i    (alu_sub),
     .a_i      (alu_a),
     .b_i      (alu_b),
     .result_o (alu_result),
+    .sum_o    (alu_sum),
     .eq_o     (alu_eq),
     .lt_o     (alu_lt),
     .ltu_o    (alu_ltu)
   );
 
-  // The ALU sum is the target of jal (pc + imm), jalr (rs1 + imm, bit 0
+  // The adder output is the target of jal (pc + imm), jalr (rs1 + imm, bit 0
   // cleared) and taken branches (second cycle), and the address of loads and
-  // stores; it is also the trap value of their faults.  With bit 0 of jalr
-  // cleared it is every ALU result written back.
+  // stores; it is also the trap value of their faults.  The checks use the
+  // adder's low bits, which come early out of the carry chain (the ALU
+  // result's bit 0 can be an slt result, the end of the chain).
   assign branch_taken = (funct3[2] ? (funct3[1] ? alu_ltu : alu_lt) : alu_eq) ^ funct3[0];
-  assign target       = {alu_result[31:1], alu_result[0] && !(dec_jalr && !alu_ovr)};
+  assign target       = {alu_sum[31:1], alu_sum[0] && !(dec_jalr && alu_by_dec)};
+  assign wb_alu       = {alu_result[31:1], alu_result[0] && !(dec_jalr && alu_by_dec)};
 
   // Loads and stores
-  assign mem_misaligned = (funct3[1:0] == 2'b01 && alu_result[0]) ||
-                          (funct3[1:0] == 2'b10 && alu_result[1:0] != 2'b00);
+  assign mem_misaligned = (funct3[1:0] == 2'b01 && alu_sum[0]) ||
+                          (funct3[1:0] == 2'b10 && alu_sum[1:0] != 2'b00);
 
-  assign dmem_req_addr_o = alu_result;
+  assign dmem_req_addr_o = alu_sum;
   assign dmem_req_we_o   = dec_store;
   always_comb begin
     unique case (funct3[1:0])
       2'b00: begin
         dmem_req_wdata_o = {4{rs2[7:0]}};
-        dmem_req_wstrb_o = 4'b0001 << alu_result[1:0];
+        dmem_req_wstrb_o = 4'b0001 << alu_sum[1:0];
       end
       2'b01: begin
         dmem_req_wdata_o = {2{rs2[15:0]}};
-        dmem_req_wstrb_o = alu_result[1] ? 4'b1100 : 4'b0011;
+        dmem_req_wstrb_o = alu_sum[1] ? 4'b1100 : 4'b0011;
       end
       default: begin
         dmem_req_wdata_o = rs2;
@@ -271,7 +293,7 @@ module tpu_cpu #(
     endcase
   end
 
-  assign load_shifted = 16'(dmem_rsp_rdata_i >> {alu_result[1:0], 3'b000});
+  assign load_shifted = 16'(dmem_rsp_rdata_i >> {alu_sum[1:0], 3'b000});
   always_comb begin
     unique case (funct3)
       3'b000:  load_data = {{24{load_shifted[7]}}, load_shifted[7:0]};
@@ -282,13 +304,34 @@ module tpu_cpu #(
     endcase
   end
 
+  // Register write data.  The source depends only on the state and the
+  // registered decode, so the select is ready long before the data.
+  localparam logic [2:0] SrcAlu = 3'd0, SrcPc4 = 3'd1, SrcCsrOld = 3'd2, SrcCsrNew = 3'd3,
+                         SrcLoad = 3'd4, SrcUnit = 3'd5;
   always_comb begin
-    unique case (dec_wb_sel)
-      tpu_cpu_pkg::WbPc4: exec_wb = pc4;
-      tpu_cpu_pkg::WbCsr: exec_wb = csr_old;
-      default:            exec_wb = target;
+    unique case (state_q)
+      tpu_cpu_pkg::StExec:
+        wb_src = (dec_csr && csr_in_ram && dec_csr_write) ? SrcCsrNew :
+                 (dec_wb_sel == tpu_cpu_pkg::WbPc4)       ? SrcPc4 :
+                 (dec_wb_sel == tpu_cpu_pkg::WbCsr)       ? SrcCsrOld : SrcAlu;
+      tpu_cpu_pkg::StCsr:   wb_src = SrcCsrOld;
+      tpu_cpu_pkg::StMem:   wb_src = SrcLoad;
+      tpu_cpu_pkg::StMulti: wb_src = SrcUnit;
+      default:              wb_src = SrcAlu;  // trap entry, counter carry
     endcase
   end
+  // The ALU result arrives last (after the carry chain), so it enters the
+  // final 2:1 mux; the other sources are selected while it is computed.
+  always_comb begin
+    unique case (wb_src)
+      SrcPc4:    wb_other = pc4;
+      SrcCsrOld: wb_other = csr_old;
+      SrcCsrNew: wb_other = csr_new;
+      SrcLoad:   wb_other = load_data;
+      default:   wb_other = dec_shift ? sh_result : md_result;
+    endcase
+  end
+  assign rf_wdata = (wb_src == SrcAlu) ? wb_alu : wb_other;
 
   // Exceptions of the execute cycle, highest priority first.  A pending
   // interrupt (sampled when the instruction arrived) pre-empts it.
@@ -299,7 +342,7 @@ module tpu_cpu #(
       exc_cause = {1'b1, irq_code_q};
     end else if (fetch_err_q) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnAccessFault};
-    end else if (dec_illegal || (dec_csr && csr_illegal)) begin
+    end else if (dec_illegal) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcIllegalInsn};
     end else if (dec_ecall) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcEcallM};
@@ -326,6 +369,9 @@ module tpu_cpu #(
     state_d     = state_q;
     pc_d        = pc_q;
     ir_d        = ir_q;
+    ctl_d       = ctl_q;
+    imm_d       = imm_q;
+    taken_d     = (state_q == tpu_cpu_pkg::StExec) ? branch_taken : taken_q;
     fetch_err_d = fetch_err_q;
     take_irq_d  = take_irq_q;
     irq_code_d  = irq_code_q;
@@ -340,7 +386,6 @@ module tpu_cpu #(
     next_pc    = pc4;
     rf_we      = 1'b0;
     rf_waddr   = {1'b0, rd};
-    rf_wdata   = exec_wb;
     csr_commit = 1'b0;
     csr_trap   = 1'b0;
     csr_mret   = 1'b0;
@@ -360,6 +405,8 @@ module tpu_cpu #(
       tpu_cpu_pkg::StDecode: begin
         if (imem_rsp_valid_i) begin
           ir_d        = fetched;
+          ctl_d       = ctl_f;
+          imm_d       = imm_f;
           fetch_err_d = imem_rsp_err_i;
           take_irq_d  = csr_irq_pending;
           irq_code_d  = csr_irq_code;
@@ -376,7 +423,7 @@ module tpu_cpu #(
           if (dmem_req_ready_i) begin
             state_d = tpu_cpu_pkg::StMem;
           end
-        end else if (dec_branch && branch_taken) begin
+        end else if (dec_branch) begin
           state_d = tpu_cpu_pkg::StBranch;
         end else if (dec_shift) begin
           sh_start = 1'b1;
@@ -389,7 +436,6 @@ module tpu_cpu #(
           csr_ram_write = 1'b1;
           rf_we    = 1'b1;
           rf_waddr = csr_entry;
-          rf_wdata = csr_new;
           state_d  = tpu_cpu_pkg::StCsr;
         end else begin
           finish     = 1'b1;
@@ -406,7 +452,6 @@ module tpu_cpu #(
       end
 
       tpu_cpu_pkg::StMem: begin
-        rf_wdata = load_data;
         if (dmem_rsp_valid_i) begin
           if (dmem_rsp_err_i) begin
             cause_d = {1'b0, dec_load ? tpu_cpu_pkg::ExcLoadAccessFault
@@ -421,18 +466,17 @@ module tpu_cpu #(
       end
 
       tpu_cpu_pkg::StBranch: begin
-        if (target[1]) begin
+        if (taken_q && target[1]) begin
           cause_d = {1'b0, tpu_cpu_pkg::ExcInsnMisaligned};
           state_d = tpu_cpu_pkg::StTrap;
         end else begin
           finish  = 1'b1;
           retire  = 1'b1;
-          next_pc = target;
+          next_pc = taken_q ? target : pc4;
         end
       end
 
       tpu_cpu_pkg::StMulti: begin
-        rf_wdata = dec_shift ? sh_result : md_result;
         if (sh_done || md_done) begin
           finish = 1'b1;
           retire = 1'b1;
@@ -449,8 +493,7 @@ module tpu_cpu #(
       tpu_cpu_pkg::StTrap: begin
         csr_trap = 1'b1;
         rf_we    = 1'b1;
-        rf_waddr = tpu_cpu_pkg::RfMepc;
-        rf_wdata = target;  // pc
+        rf_waddr = tpu_cpu_pkg::RfMepc;  // <- pc (ALU)
         state_d  = tpu_cpu_pkg::StTrapVal;
       end
 
@@ -458,8 +501,7 @@ module tpu_cpu #(
         finish   = 1'b1;
         next_pc  = rs2;  // mtvec, read in StTrap
         rf_we    = 1'b1;
-        rf_waddr = tpu_cpu_pkg::RfMtval;
-        rf_wdata = target;  // the trap value or zero
+        rf_waddr = tpu_cpu_pkg::RfMtval;  // <- trap value or zero (ALU)
       end
 
       tpu_cpu_pkg::StCntRd: begin
@@ -469,8 +511,7 @@ module tpu_cpu #(
       tpu_cpu_pkg::StCntWr: begin
         cnt_done = 1'b1;
         rf_we    = 1'b1;
-        rf_waddr = cnt_sel_q ? tpu_cpu_pkg::RfMinstreth : tpu_cpu_pkg::RfMcycleh;
-        rf_wdata = target;  // high half + 1
+        rf_waddr = cnt_sel_q ? tpu_cpu_pkg::RfMinstreth : tpu_cpu_pkg::RfMcycleh;  // <- + 1 (ALU)
         state_d  = tpu_cpu_pkg::StFetch;
       end
 
@@ -511,6 +552,10 @@ module tpu_cpu #(
   // Datapath registers: not reset.
   always_ff @(posedge clk_i) begin
     ir_q       <= ir_d;
+    ctl_q      <= ctl_d;
+    aluc_q     <= aluc_d;
+    imm_q      <= imm_d;
+    taken_q    <= taken_d;
     irq_code_q <= irq_code_d;
     cause_q    <= cause_d;
     cnt_sel_q  <= cnt_sel_d;
@@ -527,7 +572,6 @@ module tpu_cpu #(
     .op_i          (funct3[1:0]),
     .src_i         (funct3[2] ? {27'd0, ir_q[19:15]} : rs1),
     .ram_rdata_i   (rs2),
-    .illegal_o     (csr_illegal),
     .in_ram_o      (csr_in_ram),
     .old_o         (csr_old),
     .new_o         (csr_new),

@@ -6,21 +6,21 @@
 
 module tpu_cpu_alu (
   input  logic [2:0]  op_i,   // tpu_cpu_pkg::Alu*[2:0] (a shift code gives a don't-care)
+  input  logic        sub_i,  // op_i is not AluAdd (precomputed by the core)
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   output logic [31:0] result_o,
+  output logic [31:0] sum_o,  // the adder alone: addresses and targets, early low bits
   output logic        eq_o,   // a == b
   output logic        lt_o,   // a < b, signed (valid when op_i is AluSub)
   output logic        ltu_o   // a < b, unsigned (valid when op_i is AluSub)
 );
 
-  logic        sub;
   logic [32:0] sum;
   logic [31:0] logic_r;
 
   // One adder serves add, sub, slt(u) and the branch compares.
-  assign sub   = (op_i != tpu_cpu_pkg::AluAdd[2:0]);
-  assign sum   = {1'b0, a_i} + {1'b0, b_i ^ {32{sub}}} + {32'd0, sub};
+  assign sum   = {1'b0, a_i} + {1'b0, b_i ^ {32{sub_i}}} + {32'd0, sub_i};
   assign ltu_o = ~sum[32];
   assign lt_o  = (a_i[31] != b_i[31]) ? a_i[31] : sum[31];
   assign eq_o  = (a_i == b_i);
@@ -34,6 +34,7 @@ module tpu_cpu_alu (
     endcase
   end
 
+  assign sum_o    = sum[31:0];
   assign result_o = op_i[2] ? logic_r :
                     op_i[1] ? {31'd0, op_i[0] ? ltu_o : lt_o} : sum[31:0];
 

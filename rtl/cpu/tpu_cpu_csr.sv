@@ -13,15 +13,15 @@ module tpu_cpu_csr #(
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  // CSR instruction, decoded in the execute cycle.  old_o/new_o are the
-  // values before and after the instruction; flip-flop CSRs are written on
-  // the edge that ends the cycle with commit_i high, RAM CSRs by the core.
+  // CSR instruction (legal: the decoder checks the address), decoded in the
+  // execute cycle.  old_o/new_o are the values before and after the
+  // instruction; flip-flop CSRs are written on the edge that ends the cycle
+  // with commit_i high, RAM CSRs by the core.
   input  logic [11:0] addr_i,
   input  logic        write_i,      // the instruction writes the CSR
   input  logic [1:0]  op_i,         // tpu_cpu_pkg::CsrOp*
   input  logic [31:0] src_i,        // rs1 value or the zero-extended uimm
   input  logic [31:0] ram_rdata_i,  // the RAM CSR, read in the decode cycle
-  output logic        illegal_o,    // no such CSR, or a write to a read-only one
   output logic        in_ram_o,     // the CSR lives in the register file
   output logic [31:0] old_o,
   output logic [31:0] new_o,
@@ -57,31 +57,14 @@ module tpu_cpu_csr #(
   logic        minstret_pend_d, minstret_pend_q;
   logic        mcycle_wrap, minstret_wrap;
   logic        instret_written;
+  logic        count_d, count_q;   // retire, registered: off the critical path
 
-  logic        exists;
   logic        sel_cnt, sel_id, sel_trap, sel_base;
   logic        we;
 
-  always_comb begin
-    unique case (addr_i)
-      tpu_cpu_pkg::CsrMstatus, tpu_cpu_pkg::CsrMisa, tpu_cpu_pkg::CsrMie,
-      tpu_cpu_pkg::CsrMtvec, tpu_cpu_pkg::CsrMstatush, tpu_cpu_pkg::CsrMscratch,
-      tpu_cpu_pkg::CsrMepc, tpu_cpu_pkg::CsrMcause, tpu_cpu_pkg::CsrMtval,
-      tpu_cpu_pkg::CsrMip, tpu_cpu_pkg::CsrMcycle, tpu_cpu_pkg::CsrMinstret,
-      tpu_cpu_pkg::CsrMcycleh, tpu_cpu_pkg::CsrMinstreth, tpu_cpu_pkg::CsrCycle,
-      tpu_cpu_pkg::CsrInstret, tpu_cpu_pkg::CsrCycleh, tpu_cpu_pkg::CsrInstreth,
-      tpu_cpu_pkg::CsrMvendorid, tpu_cpu_pkg::CsrMarchid, tpu_cpu_pkg::CsrMimpid,
-      tpu_cpu_pkg::CsrMhartid: exists = 1'b1;
-      default:                 exists = 1'b0;
-    endcase
-  end
-
-  // Addresses 0xC00-0xFFF are read-only by the CSR numbering convention.
-  assign illegal_o = !exists || (write_i && addr_i[11:10] == 2'b11);
-
   // The implemented addresses differ in a few bits, and an address that is
-  // not implemented traps (illegal_o) before its value or a write matters,
-  // so the data path decodes only those bits: 0xB00-0xC82 counters (bit 1:
+  // not implemented traps before its value or a write matters, so the data
+  // path decodes only those bits: 0xB00-0xC82 counters (bit 1:
   // instret, bit 7: high half), 0xF11-0xF14 identification, 0x340-0x344 trap
   // state, 0x300-0x305 status (0x310 mstatush reads as zero).
   assign sel_cnt  = addr_i[11] && !(addr_i[10] && addr_i[9]);
@@ -129,9 +112,14 @@ module tpu_cpu_csr #(
   // over the counter increment of the same cycle, so the next instruction
   // reads the value written; an instruction that writes either half of
   // minstret does not count itself.
+  // The increment of minstret comes one cycle after the retirement, which
+  // is still before the next instruction executes (two cycles at least);
+  // a wrap is signalled at the retirement, so the core can add the carry
+  // into minstreth before the next instruction too.
   assign instret_written = write_i && sel_cnt && addr_i[1];
+  assign count_d         = retire_i && !instret_written;
   assign mcycle_wrap   = (mcycle_q == 32'hffff_ffff) && !(we && sel_cnt && !addr_i[1] && !addr_i[7]);
-  assign minstret_wrap = retire_i && !instret_written && (minstret_q == 32'hffff_ffff);
+  assign minstret_wrap = count_d && (minstret_q == 32'hffff_ffff);
 
   always_comb begin
     mstatus_mie_d   = mstatus_mie_q;
@@ -141,7 +129,7 @@ module tpu_cpu_csr #(
     mcause_int_d    = mcause_int_q;
     mcause_code_d   = mcause_code_q;
     mcycle_d        = mcycle_q + 32'd1;
-    minstret_d      = minstret_q + {31'd0, retire_i && !instret_written};
+    minstret_d      = minstret_q + {31'd0, count_q};
     mcycle_pend_d   = mcycle_pend_q;
     minstret_pend_d = minstret_pend_q;
 
@@ -213,6 +201,7 @@ module tpu_cpu_csr #(
       mcause_code_q  <= 4'd0;
       mcycle_q       <= 32'd0;
       minstret_q     <= 32'd0;
+      count_q        <= 1'b0;
       mcycle_pend_q   <= 1'b0;
       minstret_pend_q <= 1'b0;
     end else begin
@@ -224,6 +213,7 @@ module tpu_cpu_csr #(
       mcause_code_q  <= mcause_code_d;
       mcycle_q       <= mcycle_d;
       minstret_q     <= minstret_d;
+      count_q        <= count_d;
       mcycle_pend_q   <= mcycle_pend_d;
       minstret_pend_q <= minstret_pend_d;
     end
@@ -240,8 +230,10 @@ module tpu_cpu_csr #(
     if (rst_ni) begin
       assert (!(trap_i && (commit_i || mret_i)))
         else $error("tpu_cpu_csr: trap in the same cycle as a CSR access or mret");
-      assert (!(commit_i && illegal_o))
-        else $error("tpu_cpu_csr: commit of an illegal CSR access");
+      assert (!commit_i || tpu_cpu_pkg::csr_exists(addr_i))
+        else $error("tpu_cpu_csr: commit of an access to a missing CSR");
+      assert (!(count_q && (retire_i || commit_i)))
+        else $error("tpu_cpu_csr: instructions less than two cycles apart");
     end
   end
 `endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Instruction decoder of the RV32 core: turns one RV32I (and, with EnableM,
 // RV32M) instruction into control signals and flags every encoding the core
-// does not implement as illegal.
+// does not implement as illegal, CSR accesses included.
 `default_nettype none
 
 module tpu_cpu_decode #(
@@ -175,8 +175,11 @@ module tpu_cpu_decode #(
           rd_we_o     = 1'b1;
           wb_sel_o    = tpu_cpu_pkg::WbCsr;
           // CSRRW always writes; CSRRS/CSRRC (and the immediate forms) only
-          // with a non-zero rs1 field, so they can read read-only CSRs.
+          // with a non-zero rs1 field, so they can read read-only CSRs
+          // (0xC00-0xFFF by the numbering convention).
           csr_write_o = (funct3[1:0] == tpu_cpu_pkg::CsrOpWrite) || (rs1 != 5'd0);
+          illegal_o   = !tpu_cpu_pkg::csr_exists(insn_i[31:20]) ||
+                        (csr_write_o && insn_i[31:30] == 2'b11);
         end
       end
       default: illegal_o = 1'b1;

@@ -73,6 +73,17 @@ package tpu_cpu_pkg;
   localparam logic [11:0] CsrMimpid    = 12'hF13;
   localparam logic [11:0] CsrMhartid   = 12'hF14;
 
+  // The CSR addresses the core implements (any other traps as illegal).
+  function automatic logic csr_exists(input logic [11:0] csr);
+    case (csr)
+      CsrMstatus, CsrMisa, CsrMie, CsrMtvec, CsrMstatush, CsrMscratch, CsrMepc,
+      CsrMcause, CsrMtval, CsrMip, CsrMcycle, CsrMinstret, CsrMcycleh, CsrMinstreth,
+      CsrCycle, CsrInstret, CsrCycleh, CsrInstreth, CsrMvendorid, CsrMarchid,
+      CsrMimpid, CsrMhartid: csr_exists = 1'b1;
+      default:               csr_exists = 1'b0;
+    endcase
+  endfunction
+
   // Exception codes (mcause with the interrupt bit clear).
   localparam logic [3:0] ExcInsnMisaligned  = 4'd0;
   localparam logic [3:0] ExcInsnAccessFault = 4'd1;
