@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_mem_axi_rd: read side of one AXI4-like slave port; splits bursts into 32-byte
+// channel requests and returns the data through a reorder buffer in request order.
+`default_nettype none
+
+module tpu_mem_axi_rd #(
+  parameter int AddrWidth    = 32,
+  parameter int IdWidth      = 4,
+  parameter int NumPch       = 1,
+  parameter int GranLog2     = 8,
+  parameter int PchBytesLog2 = 28,
+  parameter int RobDepth     = 64,  // beats in flight per port, a power of two >= 2
+  parameter int PortBits     = 1,   // tag bits naming the port, >= 1
+  parameter int PortIdx      = 0,   // this port's number, the top tag bits
+  localparam int DataWidth = 256,
+  localparam int ChW       = (NumPch > 1) ? $clog2(NumPch) : 1,
+  localparam int LocW      = PchBytesLog2 - 5,
+  localparam int RobBits   = $clog2(RobDepth),
+  localparam int TagW      = PortBits + RobBits
+) (
+  input  wire                         clk_i,
+  input  wire                         rst_ni,
+  // AXI read address
+  input  wire                         s_arvalid_i,
+  output logic                        s_arready_o,
+  input  wire  [IdWidth-1:0]          s_arid_i,
+  input  wire  [AddrWidth-1:0]        s_araddr_i,
+  input  wire  [7:0]                  s_arlen_i,
+  // AXI read data
+  output logic                        s_rvalid_o,
+  input  wire                         s_rready_i,
+  output logic [IdWidth-1:0]          s_rid_o,
+  output logic [DataWidth-1:0]        s_rdata_o,
+  output logic [1:0]                  s_rresp_o,
+  output logic                        s_rlast_o,
+  // Request to the channel arbiters
+  output logic                        req_valid_o,
+  output logic [ChW-1:0]              req_ch_o,
+  output logic [LocW-1:0]             req_addr_o,
+  output logic [TagW-1:0]             req_tag_o,
+  input  wire                         req_gnt_i,
+  // Read responses of every channel (each carries a tag naming its port and slot)
+  input  wire  [NumPch-1:0]           rsp_valid_i,
+  input  wire  [NumPch*TagW-1:0]      rsp_tag_i,
+  input  wire  [NumPch*DataWidth-1:0] rsp_rdata_i
+);
+  // One C++ class shared by every instance keeps the Verilated model small.
+  /* verilator no_inline_module */
+
+  localparam int ArW = IdWidth + AddrWidth + 8;
+  localparam int InfoW = IdWidth + 2;  // {id, last, err}
+
+  // Pending bursts.
+  logic ar_full, ar_empty, ar_pop;
+  logic [ArW-1:0] ar_head;
+  tpu_mem_fifo #(.Width(ArW), .Depth(2)) u_ar (
+    .clk_i, .rst_ni,
+    .push_i(s_arvalid_i), .data_i({s_arid_i, s_araddr_i, s_arlen_i}), .full_o(ar_full),
+    .pop_i(ar_pop), .data_o(ar_head), .empty_o(ar_empty)
+  );
+  assign s_arready_o = !ar_full;
+
+  // The burst being issued.
+  logic act_q, act_d;
+  logic [IdWidth-1:0] id_q, id_d;
+  logic [AddrWidth:0] addr_q, addr_d;
+  logic [7:0] left_q, left_d;
+  logic unal_q, unal_d;
+
+  // Reorder buffer: slots allocated at tail in issue order, retired at head.
+  logic [RobBits:0] head_q, head_d, tail_q, tail_d;
+  logic [RobDepth-1:0] done_q, done_d;
+  logic [InfoW-1:0] info_m [RobDepth];
+  logic [DataWidth-1:0] data_m [RobDepth];
+  logic rob_full, alloc, r_hs;
+  logic [RobBits-1:0] head_idx, tail_idx;
+  logic [InfoW-1:0] head_info;
+
+  logic in_range, beat_err, last;
+  tpu_mem_interleave #(
+    .AddrWidth(AddrWidth), .NumPch(NumPch), .GranLog2(GranLog2), .PchBytesLog2(PchBytesLog2)
+  ) u_map (
+    .addr_i(addr_q), .ch_o(req_ch_o), .local_o(req_addr_o), .in_range_o(in_range)
+  );
+
+  assign head_idx    = head_q[RobBits-1:0];
+  assign tail_idx    = tail_q[RobBits-1:0];
+  assign rob_full    = (head_idx == tail_idx) && (head_q[RobBits] != tail_q[RobBits]);
+  assign last        = left_q == '0;
+  assign beat_err    = unal_q || !in_range;
+  assign req_valid_o = act_q && !rob_full && !beat_err;
+  assign req_tag_o   = {PortBits'(PortIdx), tail_idx};
+  assign alloc       = act_q && !rob_full && (beat_err || req_gnt_i);
+  assign ar_pop      = !ar_empty && (!act_q || (alloc && last));
+
+  assign head_info  = info_m[head_idx];
+  assign s_rvalid_o = done_q[head_idx] && (head_q != tail_q);
+  assign s_rid_o    = head_info[InfoW-1:2];
+  assign s_rlast_o  = head_info[1];
+  assign s_rresp_o  = head_info[0] ? tpu_mem_pkg::RespSlverr : tpu_mem_pkg::RespOkay;
+  assign s_rdata_o  = head_info[0] ? '0 : data_m[head_idx];
+  assign r_hs       = s_rvalid_o && s_rready_i;
+
+  // Responses addressed to this port.
+  logic [NumPch-1:0] mine;
+  logic [NumPch*RobBits-1:0] slot;
+  for (genvar c = 0; c < NumPch; c++) begin : g_rsp
+    assign slot[c*RobBits +: RobBits] = rsp_tag_i[c*TagW +: RobBits];
+    assign mine[c] = rsp_valid_i[c] && (rsp_tag_i[c*TagW+RobBits +: PortBits] == PortBits'(PortIdx));
+  end
+
+  always_comb begin
+    act_d  = act_q;
+    id_d   = id_q;
+    addr_d = addr_q;
+    left_d = left_q;
+    unal_d = unal_q;
+    head_d = head_q;
+    tail_d = tail_q;
+    done_d = done_q;
+    if (alloc) begin
+      addr_d = addr_q + (AddrWidth + 1)'(32);
+      left_d = left_q - 8'd1;
+      tail_d = tail_q + 1'b1;
+      done_d[tail_idx] = beat_err;  // a failed beat needs no memory access
+      if (last) act_d = 1'b0;
+    end
+    if (ar_pop) begin
+      act_d = 1'b1;
+      {id_d, addr_d[AddrWidth-1:0], left_d} = ar_head;
+      addr_d[AddrWidth] = 1'b0;
+      unal_d = ar_head[12:8] != 5'd0;
+    end
+    if (r_hs) begin
+      done_d[head_idx] = 1'b0;
+      head_d = head_q + 1'b1;
+    end
+    for (int c = 0; c < NumPch; c++) begin
+      if (mine[c]) done_d[slot[c*RobBits +: RobBits]] = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      act_q  <= 1'b0;
+      left_q <= '0;
+      unal_q <= 1'b0;
+      head_q <= '0;
+      tail_q <= '0;
+      done_q <= '0;
+    end else begin
+      act_q  <= act_d;
+      left_q <= left_d;
+      unal_q <= unal_d;
+      head_q <= head_d;
+      tail_q <= tail_d;
+      done_q <= done_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    id_q   <= id_d;
+    addr_q <= addr_d;
+  end
+
+  // Reorder-buffer storage: memories written at one index per writer, not reset.
+  always_ff @(posedge clk_i) begin
+    if (alloc) info_m[tail_idx] <= {id_q, last, beat_err};
+  end
+  for (genvar c = 0; c < NumPch; c++) begin : g_wr_data
+    always_ff @(posedge clk_i) begin
+      if (mine[c]) data_m[slot[c*RobBits +: RobBits]] <= rsp_rdata_i[c*DataWidth +: DataWidth];
+    end
+  end
+
+  // Assertions
+`ifndef SYNTHESIS
+  // Assertion clock gate: high from the first edge after reset (keeps rst_ni purely async).
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else live_q <= 1'b1;
+  end
+  initial begin
+    if (RobDepth < 2 || (1 << RobBits) != RobDepth)
+      $fatal(1, "tpu_mem_axi_rd: RobDepth %0d is not a power of two >= 2", RobDepth);
+  end
+  always_ff @(posedge clk_i) begin
+    if (live_q) begin
+      for (int c = 0; c < NumPch; c++) begin
+        if (mine[c] && done_q[slot[c*RobBits +: RobBits]])
+          $fatal(1, "tpu_mem_axi_rd %m: channel %0d answered slot %0d twice", c, slot[c*RobBits +: RobBits]);
+      end
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_mem_pch_ctrl: controller of one HBM2 pseudo-channel: request queue, bank state and
+// timers, FR-FCFS scheduling with a row-hit cap and read/write batching, refresh, counters.
+//
+// Requests are 32-byte beats addressed in channel-local beat units:
+//   addr = {row, ba[1:0], bg[1:0], col[4:0]}   (bank = {bg, ba}, XOR the folded row if BankHash)
+// The device interface has a row command bus and a column command bus (as HBM2 has),
+// both registered; write data travels with the WR command and the device applies it
+// CWL cycles later; read data comes back on m_hbm_rvalid_i CL cycles after the RD.
+`default_nettype none
+
+module tpu_mem_pch_ctrl #(
+  parameter int TagWidth    = 8,    // request tag bits, returned with read data
+  parameter int RowBits     = 14,   // rows per bank = 2^RowBits (16 banks x 1 KB pages)
+  parameter int QueueDepth  = 32,   // request queue entries, a power of two
+  // Timing in controller cycles (tCK = 1 ns): the HBM2 set of the blueprint.
+  parameter int CL          = 14,   // RD to read data
+  parameter int CWL         = 4,    // WR to write data
+  parameter int TBl         = 2,    // data-bus cycles of one 32-byte burst (BL4, DDR)
+  parameter int TRcd        = 14,   // ACT to RD/WR, same bank
+  parameter int TRp         = 14,   // PRE to ACT, same bank
+  parameter int TRas        = 34,   // ACT to PRE, same bank
+  parameter int TRc         = 48,   // ACT to ACT, same bank
+  parameter int TRrdS       = 4,    // ACT to ACT, different bank group
+  parameter int TRrdL       = 6,    // ACT to ACT, same bank group
+  parameter int TFaw        = 30,   // window holding at most four ACTs
+  parameter int TCcdS       = 1,    // column to column, different bank group
+  parameter int TCcdL       = 2,    // column to column, same bank group
+  parameter int TWr         = 16,   // end of write data to PRE, same bank
+  parameter int TRtpS       = 4,    // RD to PRE, same bank (the larger of TRtpS/L binds)
+  parameter int TRtpL       = 6,    // RD to PRE, same bank
+  parameter int TWtrS       = 6,    // end of write data to RD, different bank group
+  parameter int TWtrL       = 8,    // end of write data to RD, same bank group
+  parameter int TRtw        = 14,   // RD to WR (bus turnaround: CL + TBl + 2 - CWL)
+  parameter int TRfc        = 260,  // all-bank refresh cycle
+  parameter int TRfcPb      = 160,  // per-bank refresh cycle
+  parameter int TRrefd      = 8,    // REFpb to ACT/REFpb of another bank, and ACT to REFpb
+  parameter int TRefi       = 3900, // average refresh interval
+  // Policies
+  parameter int RefreshMode = 0,    // 0: all-bank refresh, 1: per-bank refresh
+  parameter int RefPostpone = 8,    // refreshes owed before one is forced (1..8)
+  parameter int RowHitCap   = 16,   // row hits served while an older conflict waits
+  parameter int CloseIdle   = 0,    // precharge a row idle for this many cycles (0: never)
+  parameter int WriteHigh   = 16,   // queued writes that start a write batch
+  parameter int WriteLow    = 4,    // a write batch ends at this many if reads wait
+  parameter int BankHash    = 1,    // 1: bank ^= XOR of the row's 4-bit slices
+  localparam int AddrW     = RowBits + 9,
+  localparam int DataWidth = 256,
+  localparam int StrbWidth = 32,
+  localparam int NumCnt    = tpu_mem_pkg::NumCnt,
+  localparam int CntWidth  = tpu_mem_pkg::CntWidth
+) (
+  input  wire                        clk_i,
+  input  wire                        rst_ni,
+  // Requests (the per-channel request interface)
+  input  wire                        s_req_valid_i,
+  output logic                       s_req_ready_o,
+  input  wire                        s_req_write_i,
+  input  wire  [AddrW-1:0]           s_req_addr_i,
+  input  wire  [DataWidth-1:0]       s_req_wdata_i,
+  input  wire  [StrbWidth-1:0]       s_req_wstrb_i,
+  input  wire  [TagWidth-1:0]        s_req_tag_i,
+  // Read responses (never back-pressured)
+  output logic                       s_rsp_valid_o,
+  output logic [TagWidth-1:0]        s_rsp_tag_o,
+  output logic [DataWidth-1:0]       s_rsp_rdata_o,
+  // HBM2 pseudo-channel: row commands
+  output logic [2:0]                 m_hbm_rcmd_o,
+  output logic [3:0]                 m_hbm_rbank_o,
+  output logic [RowBits-1:0]         m_hbm_row_o,
+  // HBM2 pseudo-channel: column commands and data
+  output logic [1:0]                 m_hbm_ccmd_o,
+  output logic [3:0]                 m_hbm_cbank_o,
+  output logic [4:0]                 m_hbm_col_o,
+  output logic [DataWidth-1:0]       m_hbm_wdata_o,
+  output logic [StrbWidth-1:0]       m_hbm_wstrb_o,
+  input  wire                        m_hbm_rvalid_i,
+  input  wire  [DataWidth-1:0]       m_hbm_rdata_i,
+  // Counters (tpu_mem_pkg::Cnt* order)
+  output logic [NumCnt*CntWidth-1:0] cnt_o
+);
+  // One C++ class shared by every instance keeps the Verilated model small.
+  /* verilator no_inline_module */
+
+  localparam int NB = 16;
+  localparam int Q  = QueueDepth;
+  localparam int QW = $clog2(Q);
+
+  function automatic int max2(input int a, input int b);
+    max2 = (a > b) ? a : b;
+  endfunction
+
+  // Command-to-command distances.
+  localparam int RdRdS  = max2(TCcdS, TBl);
+  localparam int RdRdL  = max2(TCcdL, TBl);
+  localparam int RdWr   = max2(max2(TRtw, TBl), TCcdL);
+  localparam int WrWrS  = max2(TCcdS, TBl);
+  localparam int WrWrL  = max2(TCcdL, TBl);
+  localparam int WrRdS  = CWL + TBl + TWtrS;
+  localparam int WrRdL  = CWL + TBl + TWtrL;
+  localparam int WrPre  = CWL + TBl + TWr;
+  localparam int RdPre  = max2(TRtpS, TRtpL);  // both apply to the bank read (as in Ramulator2)
+  localparam int TRefiPb = TRefi / NB;
+  localparam int RefInt = (RefreshMode != 0) ? TRefiPb : TRefi;
+  localparam int MaxT = max2(max2(max2(TRfc, TRfcPb), max2(TRc, TRas)),
+                             max2(max2(WrPre, max2(WrRdS, WrRdL)), max2(max2(RdWr, TFaw), max2(TRcd, TRp))));
+  localparam int TW = $clog2(MaxT + 1);
+  localparam int RiW = $clog2(RefInt + 1);
+  localparam int HcW = $clog2(RowHitCap + 1);
+  localparam int IdW = (CloseIdle > 0) ? $clog2(CloseIdle + 1) : 1;
+  localparam int FifoDepth = 1 << $clog2(CL + 4);
+  localparam int NW = $clog2(Q + 1);
+
+  // Arrays are unpacked and registered element by element: Yosys 0.23 parses no
+  // multi-dimensional packed arrays and no whole-array assignment; (* mem2reg *) tells
+  // it they are registers, not RAMs.
+
+  // Saturating down-counter step, and "at least t more cycles" (t >= 1).
+  function automatic logic [TW-1:0] dec(input logic [TW-1:0] a);
+    dec = (a == '0) ? '0 : a - 1'b1;
+  endfunction
+  function automatic logic [TW-1:0] at_least(input logic [TW-1:0] a, input int t);
+    at_least = (a > TW'(t - 1)) ? a : TW'(t - 1);
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  // Queue: control bits and age/dependency matrices, payload memories.
+  logic [Q-1:0] valid_q, valid_d, isw_q, isw_d;
+  (* mem2reg *) logic [Q-1:0] older_q [Q];         // older_q[i][j]: entry j is older than entry i
+  (* mem2reg *) logic [Q-1:0] older_d [Q];
+  (* mem2reg *) logic [Q-1:0] dep_q [Q];           // dep_q[i][j]: entry i waits for entry j (same beat, a write)
+  (* mem2reg *) logic [Q-1:0] dep_d [Q];
+  logic [3:0]           bank_m  [Q];
+  logic [RowBits-1:0]   row_m   [Q];
+  logic [4:0]           col_m   [Q];
+  logic [TagWidth-1:0]  tag_m   [Q];
+  logic [DataWidth-1:0] wdata_m [Q];
+  logic [StrbWidth-1:0] wstrb_m [Q];
+
+  // Banks.
+  logic [NB-1:0] open_q, open_d;
+  (* mem2reg *) logic [RowBits-1:0] orow_q [NB];       // the open row
+  (* mem2reg *) logic [RowBits-1:0] orow_d [NB];
+  (* mem2reg *) logic [TW-1:0] bact_q [NB];            // cycles until ACT / REF may go
+  (* mem2reg *) logic [TW-1:0] bact_d [NB];
+  (* mem2reg *) logic [TW-1:0] bpre_q [NB];            // cycles until PRE may go
+  (* mem2reg *) logic [TW-1:0] bpre_d [NB];
+  (* mem2reg *) logic [TW-1:0] bcol_q [NB];            // cycles until RD/WR may go
+  (* mem2reg *) logic [TW-1:0] bcol_d [NB];
+  (* mem2reg *) logic [HcW-1:0] hits_q [NB];           // column accesses since the ACT (saturating)
+  (* mem2reg *) logic [HcW-1:0] hits_d [NB];
+  (* mem2reg *) logic [IdW-1:0] idle_q [NB];           // cycles open with nothing queued (saturating)
+  (* mem2reg *) logic [IdW-1:0] idle_d [NB];
+  logic [NB-1:0] first_q, first_d;       // next column access of the bank is its ACT's access
+  logic [NB-1:0] actconf_q, actconf_d;   // that ACT followed a conflict PRE
+  logic [NB-1:0] pconf_q, pconf_d;       // the bank was last closed for a conflict
+
+  // Bank groups and the channel.
+  (* mem2reg *) logic [TW-1:0] gact_q [4];             // per bank group: until ACT, RD, WR
+  (* mem2reg *) logic [TW-1:0] gact_d [4];
+  (* mem2reg *) logic [TW-1:0] grd_q [4];
+  (* mem2reg *) logic [TW-1:0] grd_d [4];
+  (* mem2reg *) logic [TW-1:0] gwr_q [4];
+  (* mem2reg *) logic [TW-1:0] gwr_d [4];
+  (* mem2reg *) logic [TW-1:0] faw_q [4];              // the four-activate window, one timer per ACT
+  (* mem2reg *) logic [TW-1:0] faw_d [4];
+  logic [TW-1:0] cact_q, cact_d, crd_q, crd_d, cwr_q, cwr_d, crefpb_q, crefpb_d;
+  logic wmode_q, wmode_d;
+
+  // Refresh.
+  logic [RiW-1:0] rtick_q, rtick_d;
+  logic [3:0] owed_q, owed_d;
+  logic rpend_q, rpend_d;                // all-bank: refresh sequence under way
+  logic [NB-1:0] rmask_q, rmask_d;       // per-bank: banks refreshed this round
+  logic force_q, force_d;                // per-bank: a refresh is forced on fbank_q
+  logic [3:0] fbank_q, fbank_d;
+
+  // Counters and device command registers.
+  (* mem2reg *) logic [CntWidth-1:0] cnt_q [NumCnt];
+  (* mem2reg *) logic [CntWidth-1:0] cnt_d [NumCnt];
+  logic [2:0] rcmd_q, rcmd_d;
+  logic [3:0] rbank_q, rbank_d;
+  logic [RowBits-1:0] rrow_q, rrow_d;
+  logic [1:0] ccmd_q, ccmd_d;
+  logic [3:0] cbank_q, cbank_d;
+  logic [4:0] ccol_q, ccol_d;
+  logic [DataWidth-1:0] wdata_q;
+  logic [StrbWidth-1:0] wstrb_q;
+
+  // ---------------------------------------------------------------- request decode
+  logic [1:0] in_bg, in_ba;
+  logic [3:0] in_bank;
+  logic [RowBits-1:0] in_row;
+  logic [4:0] in_col;
+  logic [QW-1:0] free_idx;
+  logic ins;
+
+  assign in_col = s_req_addr_i[4:0];
+  assign in_bg  = s_req_addr_i[6:5];
+  assign in_ba  = s_req_addr_i[8:7];
+  assign in_row = s_req_addr_i[AddrW-1:9];
+  // Bank hash: XOR of every 4-bit slice of the row, so that rows a power of two apart
+  // (tensors at aligned offsets) land in different banks.
+  logic [3:0] row_fold;
+  always_comb begin
+    row_fold = '0;
+    for (int k = 0; k < RowBits; k++) row_fold[k % 4] = row_fold[k % 4] ^ in_row[k];
+  end
+  assign in_bank = (BankHash != 0) ? ({in_bg, in_ba} ^ row_fold) : {in_bg, in_ba};
+
+  always_comb begin
+    free_idx = '0;
+    for (int i = Q - 1; i >= 0; i--) begin
+      if (!valid_q[i]) free_idx = QW'(i);
+    end
+  end
+  assign s_req_ready_o = !(&valid_q);
+  assign ins = s_req_valid_i && s_req_ready_o;
+
+  // What a new entry waits for: every queued access to the same beat when either writes.
+  logic [Q-1:0] free_mask, new_dep;
+  always_comb begin
+    free_mask = '0;
+    free_mask[free_idx] = 1'b1;
+    for (int i = 0; i < Q; i++) begin
+      new_dep[i] = valid_q[i] && (s_req_write_i || isw_q[i]) && bank_m[i] == in_bank &&
+                   row_m[i] == in_row && col_m[i] == in_col;
+    end
+  end
+
+  // ---------------------------------------------------------------- queue view
+  logic [Q-1:0] hit, conf, miss, unb, mtype;
+  logic [NB-1:0] pend_any, hitp_any, hitp_mode, confp_mode;
+  logic [NW-1:0] n_wr, n_wr_unb, n_rd_unb;
+
+  always_comb begin
+    hit = '0;
+    conf = '0;
+    miss = '0;
+    unb = '0;
+    mtype = '0;
+    pend_any = '0;
+    hitp_any = '0;
+    hitp_mode = '0;
+    confp_mode = '0;
+    n_wr = '0;
+    n_wr_unb = '0;
+    n_rd_unb = '0;
+    for (int i = 0; i < Q; i++) begin
+      logic [3:0] b;
+      logic same_row;
+      b = bank_m[i];
+      same_row = orow_q[b] == row_m[i];
+      mtype[i] = isw_q[i] == wmode_q;
+      unb[i] = valid_q[i] && ((dep_q[i] & valid_q) == '0);
+      hit[i] = valid_q[i] && open_q[b] && same_row;
+      conf[i] = valid_q[i] && open_q[b] && !same_row;
+      miss[i] = valid_q[i] && !open_q[b];
+      if (valid_q[i]) pend_any[b] = 1'b1;
+      if (hit[i]) hitp_any[b] = 1'b1;
+      if (hit[i] && unb[i] && mtype[i]) hitp_mode[b] = 1'b1;
+      if (conf[i] && unb[i] && mtype[i]) confp_mode[b] = 1'b1;
+      if (valid_q[i] && isw_q[i]) n_wr = n_wr + 1'b1;
+      if (unb[i] && isw_q[i]) n_wr_unb = n_wr_unb + 1'b1;
+      if (unb[i] && !isw_q[i]) n_rd_unb = n_rd_unb + 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------- eligibility
+  logic [NB-1:0] capped, blk_act, blk_col, act_ok, pre_ok, rd_ok, wr_ok, refpb_ok, idle_ref;
+  logic faw_ok, prea_ok, refab_ok;
+
+  always_comb begin
+    faw_ok = 1'b0;
+    for (int k = 0; k < 4; k++) begin
+      if (faw_q[k] == '0) faw_ok = 1'b1;
+    end
+    blk_act = '0;
+    blk_col = '0;
+    if (RefreshMode == 0) begin
+      if (rpend_q) begin
+        blk_act = '1;
+        blk_col = '1;
+      end
+    end else if (force_q) begin
+      blk_act[fbank_q] = 1'b1;
+      blk_col[fbank_q] = 1'b1;
+    end
+    prea_ok = 1'b1;
+    refab_ok = 1'b1;
+    for (int b = 0; b < NB; b++) begin
+      capped[b] = (hits_q[b] >= HcW'(RowHitCap)) && confp_mode[b];
+      act_ok[b] = !open_q[b] && bact_q[b] == '0 && gact_q[b/4] == '0 &&
+                  cact_q == '0 && faw_ok && !blk_act[b];
+      pre_ok[b] = open_q[b] && bpre_q[b] == '0;
+      rd_ok[b] = open_q[b] && bcol_q[b] == '0 && grd_q[b/4] == '0 && crd_q == '0 &&
+                 !capped[b] && !blk_col[b];
+      wr_ok[b] = open_q[b] && bcol_q[b] == '0 && gwr_q[b/4] == '0 && cwr_q == '0 &&
+                 !capped[b] && !blk_col[b];
+      refpb_ok[b] = !open_q[b] && bact_q[b] == '0 && crefpb_q == '0;
+      idle_ref[b] = refpb_ok[b] && !rmask_q[b] && !pend_any[b];
+      if (open_q[b] && !pre_ok[b]) prea_ok = 1'b0;
+      if (open_q[b] || bact_q[b] != '0) refab_ok = 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------- selection
+  // Column commands serve row hits of the current batch type, oldest first. Row commands
+  // open rows for the oldest request of the batch type, else of the other type; a row
+  // with pending hits of the batch type closes only once the hit cap is reached.
+  logic [Q-1:0] ccand, rcand_m, rcand_o;
+  always_comb begin
+    for (int i = 0; i < Q; i++) begin
+      logic [3:0] b;
+      logic act_c;
+      b = bank_m[i];
+      ccand[i] = hit[i] && unb[i] && mtype[i] && (isw_q[i] ? wr_ok[b] : rd_ok[b]);
+      act_c = miss[i] && unb[i] && act_ok[b];
+      rcand_m[i] = mtype[i] && (act_c ||
+                   (conf[i] && unb[i] && pre_ok[b] && (!hitp_mode[b] || capped[b])));
+      rcand_o[i] = !mtype[i] && (act_c || (conf[i] && unb[i] && pre_ok[b] && !hitp_any[b]));
+    end
+  end
+
+  logic csel_v, rsel_m_v, rsel_o_v;
+  logic [QW-1:0] csel, rsel_m, rsel_o;
+  logic [Q*Q-1:0] older_flat;
+  for (genvar i = 0; i < Q; i++) begin : g_older
+    assign older_flat[i*Q +: Q] = older_q[i];
+  end
+  tpu_mem_oldest #(.N(Q)) u_old_col (.cand_i(ccand),   .older_i(older_flat), .valid_o(csel_v),   .idx_o(csel));
+  tpu_mem_oldest #(.N(Q)) u_old_rm  (.cand_i(rcand_m), .older_i(older_flat), .valid_o(rsel_m_v), .idx_o(rsel_m));
+  tpu_mem_oldest #(.N(Q)) u_old_ro  (.cand_i(rcand_o), .older_i(older_flat), .valid_o(rsel_o_v), .idx_o(rsel_o));
+
+  logic rsel_v;
+  logic [QW-1:0] rsel;
+  assign rsel_v = rsel_m_v || rsel_o_v;
+  assign rsel   = rsel_m_v ? rsel_m : rsel_o;
+
+  // Lowest-numbered idle bank for a per-bank refresh, the bank a forced one takes, and
+  // the lowest bank idle long enough to close.
+  logic idle_ref_v, idle_close_v;
+  logic [3:0] idle_ref_b, next_unref_b, idle_close_b;
+  always_comb begin
+    idle_ref_v = 1'b0;
+    idle_ref_b = '0;
+    next_unref_b = '0;
+    idle_close_v = 1'b0;
+    idle_close_b = '0;
+    for (int b = NB - 1; b >= 0; b--) begin
+      if (idle_ref[b]) begin
+        idle_ref_v = 1'b1;
+        idle_ref_b = 4'(b);
+      end
+      if (!rmask_q[b]) next_unref_b = 4'(b);
+      if (CloseIdle > 0 && pre_ok[b] && !pend_any[b] && idle_q[b] >= IdW'(CloseIdle)) begin
+        idle_close_v = 1'b1;
+        idle_close_b = 4'(b);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- tag FIFO of reads in flight
+  logic tf_full, tf_empty, tf_push;
+  logic [TagWidth-1:0] tf_head;
+  tpu_mem_fifo #(.Width(TagWidth), .Depth(FifoDepth)) u_tags (
+    .clk_i, .rst_ni,
+    .push_i(tf_push), .data_i(tag_m[csel]), .full_o(tf_full),
+    .pop_i(m_hbm_rvalid_i), .data_o(tf_head), .empty_o(tf_empty)
+  );
+  assign s_rsp_valid_o = m_hbm_rvalid_i;
+  assign s_rsp_tag_o   = tf_head;
+  assign s_rsp_rdata_o = m_hbm_rdata_i;
+
+  // ---------------------------------------------------------------- next state
+  logic col_go, col_wr;
+  logic [3:0] col_b;
+  assign col_go = csel_v;
+  assign col_wr = isw_q[csel];
+  assign col_b  = bank_m[csel];
+  assign tf_push = col_go && !col_wr;
+
+  always_comb begin
+    logic act_go;
+    logic pre_go;
+    logic pre_conf;
+    logic prea_go;
+    logic refab_go;
+    logic refpb_go;
+    logic [3:0] rb;
+    logic [1:0] rg;
+    logic [1:0] cg;
+    logic faw_set;
+
+    // Defaults: hold, timers count down.
+    act_go = 1'b0;
+    pre_go = 1'b0;
+    pre_conf = 1'b0;
+    prea_go = 1'b0;
+    refab_go = 1'b0;
+    refpb_go = 1'b0;
+    rb = '0;
+    rg = '0;
+    cg = col_b[3:2];
+    faw_set = 1'b0;
+    rcmd_d = tpu_mem_pkg::RcmdNop;
+    rbank_d = rbank_q;
+    rrow_d = rrow_q;
+    ccmd_d = tpu_mem_pkg::CcmdNop;
+    cbank_d = cbank_q;
+    ccol_d = ccol_q;
+    valid_d = valid_q;
+    isw_d = isw_q;
+    for (int i = 0; i < Q; i++) begin
+      older_d[i] = older_q[i];
+      dep_d[i] = dep_q[i];
+    end
+    open_d = open_q;
+    first_d = first_q;
+    actconf_d = actconf_q;
+    pconf_d = pconf_q;
+    wmode_d = wmode_q;
+    rmask_d = rmask_q;
+    force_d = force_q;
+    fbank_d = fbank_q;
+    rpend_d = rpend_q;
+    for (int k = 0; k < NumCnt; k++) cnt_d[k] = cnt_q[k];
+    for (int b = 0; b < NB; b++) begin
+      orow_d[b] = orow_q[b];
+      hits_d[b] = hits_q[b];
+      bact_d[b] = dec(bact_q[b]);
+      bpre_d[b] = dec(bpre_q[b]);
+      bcol_d[b] = dec(bcol_q[b]);
+      idle_d[b] = '0;
+      if (CloseIdle > 0 && open_q[b] && !pend_any[b])
+        idle_d[b] = (idle_q[b] == '1) ? idle_q[b]
+                                                             : idle_q[b] + 1'b1;
+    end
+    for (int g = 0; g < 4; g++) begin
+      gact_d[g] = dec(gact_q[g]);
+      grd_d[g] = dec(grd_q[g]);
+      gwr_d[g] = dec(gwr_q[g]);
+      faw_d[g] = dec(faw_q[g]);
+    end
+    cact_d = dec(cact_q);
+    crd_d = dec(crd_q);
+    cwr_d = dec(cwr_q);
+    crefpb_d = dec(crefpb_q);
+
+    // Refresh timebase.
+    rtick_d = rtick_q + 1'b1;
+    owed_d = owed_q;
+    if (rtick_q == RiW'(RefInt - 1)) begin
+      rtick_d = '0;
+      owed_d = owed_q + 1'b1;
+    end
+
+    // ---- row command bus
+    if (RefreshMode == 0 && rpend_q) begin
+      if (open_q != '0) prea_go = prea_ok;
+      else refab_go = refab_ok;
+    end else if (RefreshMode != 0 && owed_q != '0 && idle_ref_v) begin
+      refpb_go = 1'b1;
+      rb = idle_ref_b;
+    end else if (RefreshMode != 0 && force_q && open_q[fbank_q] && pre_ok[fbank_q]) begin
+      pre_go = 1'b1;
+      rb = fbank_q;
+    end else if (RefreshMode != 0 && force_q && refpb_ok[fbank_q]) begin
+      refpb_go = 1'b1;
+      rb = fbank_q;
+    end else if (rsel_v) begin
+      rb = bank_m[rsel];
+      if (open_q[rb]) begin
+        pre_go = 1'b1;
+        pre_conf = 1'b1;
+      end else begin
+        act_go = 1'b1;
+      end
+    end else if (idle_close_v) begin
+      pre_go = 1'b1;
+      rb = idle_close_b;
+    end
+    rg = rb[3:2];
+
+    if (act_go) begin
+      rcmd_d = tpu_mem_pkg::RcmdAct;
+      rbank_d = rb;
+      rrow_d = row_m[rsel];
+      open_d[rb] = 1'b1;
+      orow_d[rb] = row_m[rsel];
+      hits_d[rb] = '0;
+      first_d[rb] = 1'b1;
+      actconf_d[rb] = pconf_q[rb];
+      pconf_d[rb] = 1'b0;
+      idle_d[rb] = '0;
+      bact_d[rb] = at_least(bact_d[rb], TRc);
+      bpre_d[rb] = at_least(bpre_d[rb], TRas);
+      bcol_d[rb] = at_least(bcol_d[rb], TRcd);
+      gact_d[rg] = at_least(gact_d[rg], TRrdL);
+      cact_d = at_least(cact_d, TRrdS);
+      crefpb_d = at_least(crefpb_d, TRrefd);
+      for (int k = 0; k < 4; k++) begin
+        if (!faw_set && faw_q[k] == '0) begin
+          faw_d[k] = TW'(TFaw - 1);
+          faw_set = 1'b1;
+        end
+      end
+    end
+    if (pre_go) begin
+      rcmd_d = tpu_mem_pkg::RcmdPre;
+      rbank_d = rb;
+      open_d[rb] = 1'b0;
+      pconf_d[rb] = pre_conf;
+      bact_d[rb] = at_least(bact_d[rb], TRp);
+    end
+    if (prea_go) begin
+      rcmd_d = tpu_mem_pkg::RcmdPrea;
+      for (int b = 0; b < NB; b++) begin
+        if (open_q[b]) begin
+          bact_d[b] = at_least(bact_d[b], TRp);
+          pconf_d[b] = 1'b0;
+        end
+      end
+      open_d = '0;
+    end
+    if (refab_go) begin
+      rcmd_d = tpu_mem_pkg::RcmdRefab;
+      for (int b = 0; b < NB; b++) begin
+        bact_d[b] = at_least(bact_d[b], TRfc);
+      end
+      pconf_d = '0;
+      rpend_d = 1'b0;
+    end
+    if (refpb_go) begin
+      rcmd_d = tpu_mem_pkg::RcmdRefpb;
+      rbank_d = rb;
+      bact_d[rb] = at_least(bact_d[rb], TRfcPb);
+      pconf_d[rb] = 1'b0;
+      cact_d = at_least(cact_d, TRrefd);
+      crefpb_d = at_least(crefpb_d, TRrefd);
+      rmask_d[rb] = 1'b1;
+      if ((rmask_q | (16'd1 << rb)) == '1) rmask_d = '0;
+      if (force_q && rb == fbank_q) force_d = 1'b0;
+    end
+    if (refab_go || refpb_go) begin
+      owed_d = owed_d - 1'b1;
+      cnt_d[tpu_mem_pkg::CntRefreshes] = cnt_d[tpu_mem_pkg::CntRefreshes] + CntWidth'(1);
+    end
+
+    // Refresh policy: all-bank refreshes when forced or when the queue is empty;
+    // per-bank refreshes idle banks whenever one is owed and forces one when too many are.
+    if (RefreshMode == 0) begin
+      if (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || valid_q == '0)) rpend_d = 1'b1;
+    end else begin
+      if (!force_q && owed_q >= 4'(RefPostpone) && !idle_ref_v) begin
+        force_d = 1'b1;
+        fbank_d = next_unref_b;
+      end
+    end
+
+    // ---- column command bus
+    if (col_go) begin
+      ccmd_d = col_wr ? tpu_mem_pkg::CcmdWr : tpu_mem_pkg::CcmdRd;
+      cbank_d = col_b;
+      ccol_d = col_m[csel];
+      valid_d[csel] = 1'b0;
+      idle_d[col_b] = '0;
+      if (hits_q[col_b] != '1) hits_d[col_b] = hits_q[col_b] + 1'b1;
+      if (first_q[col_b]) begin
+        first_d[col_b] = 1'b0;
+        if (actconf_q[col_b])
+          cnt_d[tpu_mem_pkg::CntConflicts] = cnt_d[tpu_mem_pkg::CntConflicts] + CntWidth'(1);
+        else
+          cnt_d[tpu_mem_pkg::CntMisses] = cnt_d[tpu_mem_pkg::CntMisses] + CntWidth'(1);
+      end else begin
+        cnt_d[tpu_mem_pkg::CntHits] = cnt_d[tpu_mem_pkg::CntHits] + CntWidth'(1);
+      end
+      cnt_d[tpu_mem_pkg::CntBytes] = cnt_d[tpu_mem_pkg::CntBytes] + CntWidth'(32);
+      if (col_wr) begin
+        cnt_d[tpu_mem_pkg::CntWrites] = cnt_d[tpu_mem_pkg::CntWrites] + CntWidth'(1);
+        cwr_d = at_least(cwr_d, WrWrS);
+        gwr_d[cg] = at_least(gwr_d[cg], WrWrL);
+        crd_d = at_least(crd_d, WrRdS);
+        grd_d[cg] = at_least(grd_d[cg], WrRdL);
+        bpre_d[col_b] = at_least(bpre_d[col_b], WrPre);
+      end else begin
+        cnt_d[tpu_mem_pkg::CntReads] = cnt_d[tpu_mem_pkg::CntReads] + CntWidth'(1);
+        crd_d = at_least(crd_d, RdRdS);
+        grd_d[cg] = at_least(grd_d[cg], RdRdL);
+        cwr_d = at_least(cwr_d, RdWr);
+        gwr_d[cg] = at_least(gwr_d[cg], RdWr);
+        bpre_d[col_b] = at_least(bpre_d[col_b], RdPre);
+      end
+    end
+
+    // ---- read/write batching
+    if (!wmode_q) begin
+      if (n_wr_unb != '0 && (n_wr >= NW'(WriteHigh) || n_rd_unb == '0)) wmode_d = 1'b1;
+    end else begin
+      if (n_wr_unb == '0 || (n_wr <= NW'(WriteLow) && n_rd_unb != '0)) wmode_d = 1'b0;
+    end
+
+    // ---- queue insertion: the new entry is younger than everything queued.
+    if (ins) begin
+      valid_d[free_idx] = 1'b1;
+      isw_d[free_idx] = s_req_write_i;
+      for (int i = 0; i < Q; i++) begin
+        older_d[i] = older_q[i] & ~free_mask;
+        dep_d[i] = dep_q[i] & ~free_mask;
+      end
+      older_d[free_idx] = valid_q;
+      dep_d[free_idx] = new_dep;
+    end
+
+    // ---- activity counters
+    if (valid_q != '0 || !tf_empty)
+      cnt_d[tpu_mem_pkg::CntBusy] = cnt_d[tpu_mem_pkg::CntBusy] + CntWidth'(1);
+    else
+      cnt_d[tpu_mem_pkg::CntIdle] = cnt_d[tpu_mem_pkg::CntIdle] + CntWidth'(1);
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q   <= '0;
+      isw_q     <= '0;
+      open_q    <= '0;
+      first_q   <= '0;
+      actconf_q <= '0;
+      pconf_q   <= '0;
+      cact_q    <= '0;
+      crd_q     <= '0;
+      cwr_q     <= '0;
+      crefpb_q  <= '0;
+      wmode_q   <= 1'b0;
+      rtick_q   <= '0;
+      owed_q    <= '0;
+      rpend_q   <= 1'b0;
+      rmask_q   <= '0;
+      force_q   <= 1'b0;
+      fbank_q   <= '0;
+      rcmd_q    <= tpu_mem_pkg::RcmdNop;
+      rbank_q   <= '0;
+      rrow_q    <= '0;
+      ccmd_q    <= tpu_mem_pkg::CcmdNop;
+      cbank_q   <= '0;
+      ccol_q    <= '0;
+    end else begin
+      valid_q   <= valid_d;
+      isw_q     <= isw_d;
+      open_q    <= open_d;
+      first_q   <= first_d;
+      actconf_q <= actconf_d;
+      pconf_q   <= pconf_d;
+      cact_q    <= cact_d;
+      crd_q     <= crd_d;
+      cwr_q     <= cwr_d;
+      crefpb_q  <= crefpb_d;
+      wmode_q   <= wmode_d;
+      rtick_q   <= rtick_d;
+      owed_q    <= owed_d;
+      rpend_q   <= rpend_d;
+      rmask_q   <= rmask_d;
+      force_q   <= force_d;
+      fbank_q   <= fbank_d;
+      rcmd_q    <= rcmd_d;
+      rbank_q   <= rbank_d;
+      rrow_q    <= rrow_d;
+      ccmd_q    <= ccmd_d;
+      cbank_q   <= cbank_d;
+      ccol_q    <= ccol_d;
+    end
+  end
+
+  // Arrays, one element per process.
+  for (genvar i = 0; i < Q; i++) begin : g_entry_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        older_q[i] <= '0;
+        dep_q[i]   <= '0;
+      end else begin
+        older_q[i] <= older_d[i];
+        dep_q[i]   <= dep_d[i];
+      end
+    end
+  end
+  for (genvar b = 0; b < NB; b++) begin : g_bank_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        orow_q[b] <= '0;
+        bact_q[b] <= '0;
+        bpre_q[b] <= '0;
+        bcol_q[b] <= '0;
+        hits_q[b] <= '0;
+        idle_q[b] <= '0;
+      end else begin
+        orow_q[b] <= orow_d[b];
+        bact_q[b] <= bact_d[b];
+        bpre_q[b] <= bpre_d[b];
+        bcol_q[b] <= bcol_d[b];
+        hits_q[b] <= hits_d[b];
+        idle_q[b] <= idle_d[b];
+      end
+    end
+  end
+  for (genvar g = 0; g < 4; g++) begin : g_group_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        gact_q[g] <= '0;
+        grd_q[g]  <= '0;
+        gwr_q[g]  <= '0;
+        faw_q[g]  <= '0;
+      end else begin
+        gact_q[g] <= gact_d[g];
+        grd_q[g]  <= grd_d[g];
+        gwr_q[g]  <= gwr_d[g];
+        faw_q[g]  <= faw_d[g];
+      end
+    end
+  end
+  for (genvar k = 0; k < NumCnt; k++) begin : g_cnt_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) cnt_q[k] <= '0;
+      else cnt_q[k] <= cnt_d[k];
+    end
+    assign cnt_o[k*CntWidth +: CntWidth] = cnt_q[k];
+  end
+
+  // Write data rides with the WR command; a datapath register, not reset.
+  always_ff @(posedge clk_i) begin
+    if (col_go && col_wr) begin
+      wdata_q <= wdata_m[csel];
+      wstrb_q <= wstrb_m[csel];
+    end
+  end
+
+  // Queue payload: memories written at the insertion slot, not reset.
+  always_ff @(posedge clk_i) begin
+    if (ins) begin
+      bank_m[free_idx]  <= in_bank;
+      row_m[free_idx]   <= in_row;
+      col_m[free_idx]   <= in_col;
+      tag_m[free_idx]   <= s_req_tag_i;
+      wdata_m[free_idx] <= s_req_wdata_i;
+      wstrb_m[free_idx] <= s_req_wstrb_i;
+    end
+  end
+
+  assign m_hbm_rcmd_o  = rcmd_q;
+  assign m_hbm_rbank_o = rbank_q;
+  assign m_hbm_row_o   = rrow_q;
+  assign m_hbm_ccmd_o  = ccmd_q;
+  assign m_hbm_cbank_o = cbank_q;
+  assign m_hbm_col_o   = ccol_q;
+  assign m_hbm_wdata_o = wdata_q;
+  assign m_hbm_wstrb_o = wstrb_q;
+
+  // Assertions
+`ifndef SYNTHESIS
+  // Assertion clock gate: high from the first edge after reset (keeps rst_ni purely async).
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else live_q <= 1'b1;
+  end
+  initial begin
+    if ((1 << QW) != Q || Q < 4 || Q > 64)
+      $fatal(1, "tpu_mem_pch_ctrl: QueueDepth %0d must be a power of two in 4..64", Q);
+    if (RowBits < 4 || RowBits > 18) $fatal(1, "tpu_mem_pch_ctrl: RowBits %0d outside 4..18", RowBits);
+    if (CL < 1 || CWL < 1 || TBl < 1 || TRcd < 1 || TRp < 1 || TRas < 1 || TRc < 1 || TRrdS < 1 ||
+        TRrdL < 1 || TFaw < 1 || TCcdS < 1 || TCcdL < 1 || TWr < 1 || TRtpS < 1 || TRtpL < 1 ||
+        TWtrS < 1 || TWtrL < 1 || TRtw < 1 || TRfc < 1 || TRfcPb < 1 || TRrefd < 1 || TRefiPb < 2)
+      $fatal(1, "tpu_mem_pch_ctrl: every timing parameter must be at least 1 cycle");
+    if (TRtw < CL + TBl - CWL)
+      $fatal(1, "tpu_mem_pch_ctrl: TRtw %0d lets write data collide with read data", TRtw);
+    if (RefreshMode != 0 && RefreshMode != 1) $fatal(1, "tpu_mem_pch_ctrl: RefreshMode must be 0 or 1");
+    if (RefPostpone < 1 || RefPostpone > 8) $fatal(1, "tpu_mem_pch_ctrl: RefPostpone must be 1..8");
+    if (RowHitCap < 1) $fatal(1, "tpu_mem_pch_ctrl: RowHitCap must be at least 1");
+    if (WriteLow < 0 || WriteLow >= WriteHigh || WriteHigh > Q)
+      $fatal(1, "tpu_mem_pch_ctrl: need 0 <= WriteLow < WriteHigh <= QueueDepth");
+    if (CloseIdle < 0) $fatal(1, "tpu_mem_pch_ctrl: CloseIdle must be >= 0");
+  end
+  always_ff @(posedge clk_i) begin
+    if (live_q) begin
+      if (m_hbm_rvalid_i && tf_empty)
+        $fatal(1, "tpu_mem_pch_ctrl %m: read data arrived with no read in flight");
+      if (tf_push && tf_full) $fatal(1, "tpu_mem_pch_ctrl %m: read tag FIFO overflow");
+      if (owed_q > 4'd9) $fatal(1, "tpu_mem_pch_ctrl %m: %0d refreshes owed", owed_q);
+      if (col_go && !(open_q[col_b] && orow_q[col_b] == row_m[csel]))
+        $fatal(1, "tpu_mem_pch_ctrl %m: column command to a row that is not open");
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_mem_spram: per-channel backend on single-port on-chip RAM (the iCE40UP5K's four
+// 16-bit SPRAMs side by side make one 64-bit word); a 32-byte request takes four words.
+`default_nettype none
+
+module tpu_mem_spram #(
+  parameter int TagWidth = 8,   // request tag bits, returned with read data
+  parameter int AddrW    = 12,  // beat address bits: the RAM holds 2^AddrW x 32 bytes
+  localparam int DataWidth = 256,
+  localparam int StrbWidth = 32,
+  localparam int NumCnt    = tpu_mem_pkg::NumCnt,
+  localparam int CntWidth  = tpu_mem_pkg::CntWidth
+) (
+  input  wire                        clk_i,
+  input  wire                        rst_ni,
+  // Requests (the per-channel request interface)
+  input  wire                        s_req_valid_i,
+  output logic                       s_req_ready_o,
+  input  wire                        s_req_write_i,
+  input  wire  [AddrW-1:0]           s_req_addr_i,
+  input  wire  [DataWidth-1:0]       s_req_wdata_i,
+  input  wire  [StrbWidth-1:0]       s_req_wstrb_i,
+  input  wire  [TagWidth-1:0]        s_req_tag_i,
+  // Read responses
+  output logic                       s_rsp_valid_o,
+  output logic [TagWidth-1:0]        s_rsp_tag_o,
+  output logic [DataWidth-1:0]       s_rsp_rdata_o,
+  // Counters (tpu_mem_pkg::Cnt* order; row and refresh counters stay 0)
+  output logic [NumCnt*CntWidth-1:0] cnt_o
+);
+  // One C++ class shared by every instance keeps the Verilated model small.
+  /* verilator no_inline_module */
+
+  localparam int Words = 4 << AddrW;
+
+  // Step 0: idle. Steps 1..4 access word step-1; step 5 answers a read.
+  logic [2:0] step_q, step_d;
+  logic wr_q, wr_d;
+  logic [AddrW-1:0] addr_q, addr_d;
+  logic [TagWidth-1:0] tag_q, tag_d;
+  logic [DataWidth-1:0] wdata_q;
+  logic [191:0] rdata_q;     // words 0..2 of a read; word 3 is still in rword_q
+  logic [StrbWidth-1:0] wstrb_q;
+  logic [63:0] mem_m [Words];
+  logic [63:0] rword_q;
+  logic [1:0] widx, ridx;
+  logic [AddrW+1:0] waddr;
+  logic acc, accept;
+  logic [NumCnt*CntWidth-1:0] cnt_q, cnt_d;  // flat: counter k at [k*CntWidth +: CntWidth]
+
+  assign s_req_ready_o = step_q == 3'd0;
+  assign accept = s_req_valid_i && s_req_ready_o;
+  assign acc = step_q >= 3'd1 && step_q <= 3'd4;
+  assign widx = 2'(step_q - 3'd1);
+  assign waddr = {addr_q, widx};
+  assign ridx = 2'(step_q - 3'd2);
+
+  function automatic logic [NumCnt*CntWidth-1:0] bump(input logic [NumCnt*CntWidth-1:0] c,
+                                                      input int k, input int by);
+    bump = c;
+    bump[k*CntWidth +: CntWidth] = c[k*CntWidth +: CntWidth] + CntWidth'(by);
+  endfunction
+
+  always_comb begin
+    step_d = step_q;
+    wr_d = wr_q;
+    addr_d = addr_q;
+    tag_d = tag_q;
+    cnt_d = cnt_q;
+    if (accept) begin
+      step_d = 3'd1;
+      wr_d = s_req_write_i;
+      addr_d = s_req_addr_i;
+      tag_d = s_req_tag_i;
+      cnt_d = bump(cnt_d, tpu_mem_pkg::CntBytes, 32);
+      cnt_d = bump(cnt_d, s_req_write_i ? tpu_mem_pkg::CntWrites : tpu_mem_pkg::CntReads, 1);
+    end else if (step_q == 3'd4) begin
+      step_d = wr_q ? 3'd0 : 3'd5;
+    end else if (step_q != 3'd0) begin
+      step_d = (step_q == 3'd5) ? 3'd0 : step_q + 3'd1;
+    end
+    cnt_d = bump(cnt_d, (step_q != 3'd0) ? tpu_mem_pkg::CntBusy : tpu_mem_pkg::CntIdle, 1);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      step_q <= '0;
+      wr_q   <= 1'b0;
+      cnt_q  <= '0;
+    end else begin
+      step_q <= step_d;
+      wr_q   <= wr_d;
+      cnt_q  <= cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    addr_q <= addr_d;
+    tag_q  <= tag_d;
+  end
+
+  // Request data, captured once.
+  always_ff @(posedge clk_i) begin
+    if (accept) begin
+      wdata_q <= s_req_wdata_i;
+      wstrb_q <= s_req_wstrb_i;
+    end
+  end
+
+  // The RAM: one 64-bit word per cycle, byte write enables, registered read.
+  always_ff @(posedge clk_i) begin
+    if (acc && wr_q) begin
+      for (int b = 0; b < 8; b++) begin
+        if (wstrb_q[8*widx + b]) mem_m[waddr][8*b +: 8] <= wdata_q[64*widx + 8*b +: 8];
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (acc && !wr_q) rword_q <= mem_m[waddr];
+  end
+
+  // Read words arrive one cycle after their step and are assembled in rdata_q.
+  always_ff @(posedge clk_i) begin
+    if (!wr_q && step_q >= 3'd2 && step_q <= 3'd4) rdata_q[64*ridx +: 64] <= rword_q;
+  end
+
+  assign s_rsp_valid_o = step_q == 3'd5;
+  assign s_rsp_tag_o   = tag_q;
+  assign s_rsp_rdata_o = {rword_q, rdata_q};
+  assign cnt_o         = cnt_q;
+
+  // Assertions
+`ifndef SYNTHESIS
+  initial begin
+    if (AddrW < 1 || AddrW > 20) $fatal(1, "tpu_mem_spram: AddrW %0d outside 1..20", AddrW);
+  end
+`endif
+endmodule

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_mem_sys: the memory system: NumPorts AXI4-like slave ports, a fair arbiter per
+// pseudo-channel behind the address interleaver, and one backend per pseudo-channel
+// (an HBM2 controller driving the m_hbm_* device ports, or on-chip SPRAM).
+//
+// Port groups are packed arrays flattened into vectors: field f of port p is
+// s_axi_f[p*W +: W]; channel c of a device port is m_hbm_f[c*W +: W].
+`default_nettype none
+
+module tpu_mem_sys #(
+  parameter int NumPorts    = 2,     // AXI slave ports (1..16)
+  parameter int NumPch      = 8,     // pseudo-channels P (1, 2, 4, 8, 16)
+  parameter int AddrWidth   = 32,    // byte address bits
+  parameter int DataWidth   = 256,   // AXI data bits: one 32-byte HBM2 burst (only 256)
+  parameter int IdWidth     = 4,     // AXI ID bits
+  parameter int GranBytes   = 256,   // interleave granularity: bytes per channel in turn
+  parameter int Backend     = 0,     // tpu_mem_pkg::BackendHbm2 or BackendSpram
+  parameter int RowBits     = 14,    // HBM2: rows per bank = 2^RowBits (2^RowBits x 16 KB per channel)
+  parameter int SpramBytes  = 131072,// SPRAM: bytes per channel, a power of two
+  parameter int QueueDepth  = 32,    // HBM2: request queue per channel
+  parameter int RobDepth    = 64,    // read beats in flight per port
+  // HBM2 timing, controller cycles (tCK = 1 ns); see tpu_mem_pch_ctrl.
+  parameter int CL          = 14,
+  parameter int CWL         = 4,
+  parameter int TBl         = 2,
+  parameter int TRcd        = 14,
+  parameter int TRp         = 14,
+  parameter int TRas        = 34,
+  parameter int TRc         = 48,
+  parameter int TRrdS       = 4,
+  parameter int TRrdL       = 6,
+  parameter int TFaw        = 30,
+  parameter int TCcdS       = 1,
+  parameter int TCcdL       = 2,
+  parameter int TWr         = 16,
+  parameter int TRtpS       = 4,
+  parameter int TRtpL       = 6,
+  parameter int TWtrS       = 6,
+  parameter int TWtrL       = 8,
+  parameter int TRtw        = 14,
+  parameter int TRfc        = 260,
+  parameter int TRfcPb      = 160,
+  parameter int TRrefd      = 8,
+  parameter int TRefi       = 3900,
+  // HBM2 policies
+  parameter int RefreshMode = 0,     // 0: all-bank refresh, 1: per-bank refresh
+  parameter int RefPostpone = 8,
+  parameter int RowHitCap   = 16,
+  parameter int CloseIdle   = 0,
+  parameter int WriteHigh   = 16,
+  parameter int WriteLow    = 4,
+  parameter int BankHash    = 1,     // bank ^= XOR of the row's 4-bit slices
+  localparam int StrbWidth = DataWidth / 8,
+  localparam int NumCnt    = tpu_mem_pkg::NumCnt,
+  localparam int CntWidth  = tpu_mem_pkg::CntWidth
+) (
+  input  wire                                clk_i,
+  input  wire                                rst_ni,
+  // AXI write address
+  input  wire  [NumPorts-1:0]                s_axi_awvalid_i,
+  output logic [NumPorts-1:0]                s_axi_awready_o,
+  input  wire  [NumPorts*IdWidth-1:0]        s_axi_awid_i,
+  input  wire  [NumPorts*AddrWidth-1:0]      s_axi_awaddr_i,
+  input  wire  [NumPorts*8-1:0]              s_axi_awlen_i,
+  // AXI write data
+  input  wire  [NumPorts-1:0]                s_axi_wvalid_i,
+  output logic [NumPorts-1:0]                s_axi_wready_o,
+  input  wire  [NumPorts*DataWidth-1:0]      s_axi_wdata_i,
+  input  wire  [NumPorts*StrbWidth-1:0]      s_axi_wstrb_i,
+  input  wire  [NumPorts-1:0]                s_axi_wlast_i,
+  // AXI write response
+  output logic [NumPorts-1:0]                s_axi_bvalid_o,
+  input  wire  [NumPorts-1:0]                s_axi_bready_i,
+  output logic [NumPorts*IdWidth-1:0]        s_axi_bid_o,
+  output logic [NumPorts*2-1:0]              s_axi_bresp_o,
+  // AXI read address
+  input  wire  [NumPorts-1:0]                s_axi_arvalid_i,
+  output logic [NumPorts-1:0]                s_axi_arready_o,
+  input  wire  [NumPorts*IdWidth-1:0]        s_axi_arid_i,
+  input  wire  [NumPorts*AddrWidth-1:0]      s_axi_araddr_i,
+  input  wire  [NumPorts*8-1:0]              s_axi_arlen_i,
+  // AXI read data
+  output logic [NumPorts-1:0]                s_axi_rvalid_o,
+  input  wire  [NumPorts-1:0]                s_axi_rready_i,
+  output logic [NumPorts*IdWidth-1:0]        s_axi_rid_o,
+  output logic [NumPorts*DataWidth-1:0]      s_axi_rdata_o,
+  output logic [NumPorts*2-1:0]              s_axi_rresp_o,
+  output logic [NumPorts-1:0]                s_axi_rlast_o,
+  // HBM2 pseudo-channels: row commands (Backend = HBM2; zero otherwise)
+  output logic [NumPch*3-1:0]                m_hbm_rcmd_o,
+  output logic [NumPch*4-1:0]                m_hbm_rbank_o,
+  output logic [NumPch*RowBits-1:0]          m_hbm_row_o,
+  // HBM2 pseudo-channels: column commands and data
+  output logic [NumPch*2-1:0]                m_hbm_ccmd_o,
+  output logic [NumPch*4-1:0]                m_hbm_cbank_o,
+  output logic [NumPch*5-1:0]                m_hbm_col_o,
+  output logic [NumPch*DataWidth-1:0]        m_hbm_wdata_o,
+  output logic [NumPch*StrbWidth-1:0]        m_hbm_wstrb_o,
+  input  wire  [NumPch-1:0]                  m_hbm_rvalid_i,
+  input  wire  [NumPch*DataWidth-1:0]        m_hbm_rdata_i,
+  // Counters: channel c, counter k at cnt_o[(c*NumCnt+k)*CntWidth +: CntWidth]
+  output logic [NumPch*NumCnt*CntWidth-1:0]  cnt_o
+);
+  localparam int PchBytesLog2 = (Backend == tpu_mem_pkg::BackendSpram) ? $clog2(SpramBytes) : RowBits + 14;
+  localparam int GranLog2 = $clog2(GranBytes);
+  localparam int ChW      = (NumPch > 1) ? $clog2(NumPch) : 1;
+  localparam int LocW     = PchBytesLog2 - 5;
+  localparam int PortBits = (NumPorts > 1) ? $clog2(NumPorts) : 1;
+  localparam int RobBits  = $clog2(RobDepth);
+  localparam int TagW     = PortBits + RobBits;
+  localparam int NumSrc   = 2 * NumPorts;  // write side of every port, then read side
+  localparam int SrcW     = $clog2(NumSrc);
+
+  // ---------------------------------------------------------------- ports
+  logic [NumSrc-1:0] src_valid, src_gnt;
+  logic [NumSrc*ChW-1:0] src_ch;
+  logic [NumSrc*LocW-1:0] src_addr;
+  logic [NumPorts*TagW-1:0] rd_tag;
+
+  logic [NumPch-1:0] rsp_valid;
+  logic [NumPch*TagW-1:0] rsp_tag;
+  logic [NumPch*DataWidth-1:0] rsp_rdata;
+
+  for (genvar p = 0; p < NumPorts; p++) begin : g_port
+    tpu_mem_axi_wr #(
+      .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
+      .PchBytesLog2(PchBytesLog2)
+    ) u_wr (
+      .clk_i, .rst_ni,
+      .s_awvalid_i(s_axi_awvalid_i[p]),
+      .s_awready_o(s_axi_awready_o[p]),
+      .s_awid_i   (s_axi_awid_i[p*IdWidth +: IdWidth]),
+      .s_awaddr_i (s_axi_awaddr_i[p*AddrWidth +: AddrWidth]),
+      .s_awlen_i  (s_axi_awlen_i[p*8 +: 8]),
+      .s_wvalid_i (s_axi_wvalid_i[p]),
+      .s_wready_o (s_axi_wready_o[p]),
+      .s_wlast_i  (s_axi_wlast_i[p]),
+      .s_bvalid_o (s_axi_bvalid_o[p]),
+      .s_bready_i (s_axi_bready_i[p]),
+      .s_bid_o    (s_axi_bid_o[p*IdWidth +: IdWidth]),
+      .s_bresp_o  (s_axi_bresp_o[p*2 +: 2]),
+      .req_valid_o(src_valid[p]),
+      .req_ch_o   (src_ch[p*ChW +: ChW]),
+      .req_addr_o (src_addr[p*LocW +: LocW]),
+      .req_gnt_i  (src_gnt[p])
+    );
+
+    tpu_mem_axi_rd #(
+      .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
+      .PchBytesLog2(PchBytesLog2), .RobDepth(RobDepth), .PortBits(PortBits), .PortIdx(p)
+    ) u_rd (
+      .clk_i, .rst_ni,
+      .s_arvalid_i(s_axi_arvalid_i[p]),
+      .s_arready_o(s_axi_arready_o[p]),
+      .s_arid_i   (s_axi_arid_i[p*IdWidth +: IdWidth]),
+      .s_araddr_i (s_axi_araddr_i[p*AddrWidth +: AddrWidth]),
+      .s_arlen_i  (s_axi_arlen_i[p*8 +: 8]),
+      .s_rvalid_o (s_axi_rvalid_o[p]),
+      .s_rready_i (s_axi_rready_i[p]),
+      .s_rid_o    (s_axi_rid_o[p*IdWidth +: IdWidth]),
+      .s_rdata_o  (s_axi_rdata_o[p*DataWidth +: DataWidth]),
+      .s_rresp_o  (s_axi_rresp_o[p*2 +: 2]),
+      .s_rlast_o  (s_axi_rlast_o[p]),
+      .req_valid_o(src_valid[NumPorts+p]),
+      .req_ch_o   (src_ch[(NumPorts+p)*ChW +: ChW]),
+      .req_addr_o (src_addr[(NumPorts+p)*LocW +: LocW]),
+      .req_tag_o  (rd_tag[p*TagW +: TagW]),
+      .req_gnt_i  (src_gnt[NumPorts+p]),
+      .rsp_valid_i(rsp_valid),
+      .rsp_tag_i  (rsp_tag),
+      .rsp_rdata_i(rsp_rdata)
+    );
+  end
+
+  // ---------------------------------------------------------------- arbiters
+  logic [NumPch-1:0] ch_valid, ch_ready, ch_write;
+  logic [NumPch*LocW-1:0] ch_addr;
+  logic [NumPch*TagW-1:0] ch_tag;
+  logic [NumPch*DataWidth-1:0] ch_wdata;
+  logic [NumPch*StrbWidth-1:0] ch_wstrb;
+  logic [NumPch*NumSrc-1:0] ch_gnt;
+
+  for (genvar c = 0; c < NumPch; c++) begin : g_arb
+    logic [NumSrc-1:0] req;
+    logic [SrcW-1:0] idx;
+    logic [PortBits-1:0] port;
+    for (genvar s = 0; s < NumSrc; s++) begin : g_req
+      assign req[s] = src_valid[s] && (NumPch == 1 || src_ch[s*ChW +: ChW] == ChW'(c));
+    end
+    tpu_mem_rr_arb #(.N(NumSrc)) u_arb (
+      .clk_i, .rst_ni,
+      .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx),
+      .gnt_o(ch_gnt[c*NumSrc +: NumSrc])
+    );
+    // Source s < NumPorts is the write side of port s, the rest the read sides.
+    assign port = (idx >= SrcW'(NumPorts)) ? PortBits'(idx - SrcW'(NumPorts)) : PortBits'(idx);
+    assign ch_write[c] = idx < SrcW'(NumPorts);
+    assign ch_addr[c*LocW +: LocW] = src_addr[idx*LocW +: LocW];
+    assign ch_tag[c*TagW +: TagW] = ch_write[c] ? {port, RobBits'(0)} : rd_tag[port*TagW +: TagW];
+    assign ch_wdata[c*DataWidth +: DataWidth] = s_axi_wdata_i[port*DataWidth +: DataWidth];
+    assign ch_wstrb[c*StrbWidth +: StrbWidth] = s_axi_wstrb_i[port*StrbWidth +: StrbWidth];
+  end
+
+  always_comb begin
+    src_gnt = '0;
+    for (int c = 0; c < NumPch; c++) begin
+      if (ch_ready[c]) src_gnt = src_gnt | ch_gnt[c*NumSrc +: NumSrc];
+    end
+  end
+
+  // ---------------------------------------------------------------- backends
+  for (genvar c = 0; c < NumPch; c++) begin : g_pch
+    if (Backend == tpu_mem_pkg::BackendSpram) begin : g_spram
+      tpu_mem_spram #(.TagWidth(TagW), .AddrW(LocW)) u_spram (
+        .clk_i, .rst_ni,
+        .s_req_valid_i(ch_valid[c]),
+        .s_req_ready_o(ch_ready[c]),
+        .s_req_write_i(ch_write[c]),
+        .s_req_addr_i (ch_addr[c*LocW +: LocW]),
+        .s_req_wdata_i(ch_wdata[c*DataWidth +: DataWidth]),
+        .s_req_wstrb_i(ch_wstrb[c*StrbWidth +: StrbWidth]),
+        .s_req_tag_i  (ch_tag[c*TagW +: TagW]),
+        .s_rsp_valid_o(rsp_valid[c]),
+        .s_rsp_tag_o  (rsp_tag[c*TagW +: TagW]),
+        .s_rsp_rdata_o(rsp_rdata[c*DataWidth +: DataWidth]),
+        .cnt_o        (cnt_o[c*NumCnt*CntWidth +: NumCnt*CntWidth])
+      );
+      assign m_hbm_rcmd_o[c*3 +: 3] = tpu_mem_pkg::RcmdNop;
+      assign m_hbm_rbank_o[c*4 +: 4] = '0;
+      assign m_hbm_row_o[c*RowBits +: RowBits] = '0;
+      assign m_hbm_ccmd_o[c*2 +: 2] = tpu_mem_pkg::CcmdNop;
+      assign m_hbm_cbank_o[c*4 +: 4] = '0;
+      assign m_hbm_col_o[c*5 +: 5] = '0;
+      assign m_hbm_wdata_o[c*DataWidth +: DataWidth] = '0;
+      assign m_hbm_wstrb_o[c*StrbWidth +: StrbWidth] = '0;
+    end else begin : g_hbm2
+      tpu_mem_pch_ctrl #(
+        .TagWidth(TagW), .RowBits(RowBits), .QueueDepth(QueueDepth),
+        .CL(CL), .CWL(CWL), .TBl(TBl), .TRcd(TRcd), .TRp(TRp), .TRas(TRas), .TRc(TRc),
+        .TRrdS(TRrdS), .TRrdL(TRrdL), .TFaw(TFaw), .TCcdS(TCcdS), .TCcdL(TCcdL), .TWr(TWr),
+        .TRtpS(TRtpS), .TRtpL(TRtpL), .TWtrS(TWtrS), .TWtrL(TWtrL), .TRtw(TRtw),
+        .TRfc(TRfc), .TRfcPb(TRfcPb), .TRrefd(TRrefd), .TRefi(TRefi),
+        .RefreshMode(RefreshMode), .RefPostpone(RefPostpone), .RowHitCap(RowHitCap),
+        .CloseIdle(CloseIdle), .WriteHigh(WriteHigh), .WriteLow(WriteLow), .BankHash(BankHash)
+      ) u_ctrl (
+        .clk_i, .rst_ni,
+        .s_req_valid_i(ch_valid[c]),
+        .s_req_ready_o(ch_ready[c]),
+        .s_req_write_i(ch_write[c]),
+        .s_req_addr_i (ch_addr[c*LocW +: LocW]),
+        .s_req_wdata_i(ch_wdata[c*DataWidth +: DataWidth]),
+        .s_req_wstrb_i(ch_wstrb[c*StrbWidth +: StrbWidth]),
+        .s_req_tag_i  (ch_tag[c*TagW +: TagW]),
+        .s_rsp_valid_o(rsp_valid[c]),
+        .s_rsp_tag_o  (rsp_tag[c*TagW +: TagW]),
+        .s_rsp_rdata_o(rsp_rdata[c*DataWidth +: DataWidth]),
+        .m_hbm_rcmd_o (m_hbm_rcmd_o[c*3 +: 3]),
+        .m_hbm_rbank_o(m_hbm_rbank_o[c*4 +: 4]),
+        .m_hbm_row_o  (m_hbm_row_o[c*RowBits +: RowBits]),
+        .m_hbm_ccmd_o (m_hbm_ccmd_o[c*2 +: 2]),
+        .m_hbm_cbank_o(m_hbm_cbank_o[c*4 +: 4]),
+        .m_hbm_col_o  (m_hbm_col_o[c*5 +: 5]),
+        .m_hbm_wdata_o(m_hbm_wdata_o[c*DataWidth +: DataWidth]),
+        .m_hbm_wstrb_o(m_hbm_wstrb_o[c*StrbWidth +: StrbWidth]),
+        .m_hbm_rvalid_i(m_hbm_rvalid_i[c]),
+        .m_hbm_rdata_i(m_hbm_rdata_i[c*DataWidth +: DataWidth]),
+        .cnt_o        (cnt_o[c*NumCnt*CntWidth +: NumCnt*CntWidth])
+      );
+    end
+  end
+
+  // The device inputs are unused with the SPRAM backend.
+  logic unused_hbm;
+  assign unused_hbm = ^{m_hbm_rvalid_i, m_hbm_rdata_i};
+
+  // Assertions
+`ifndef SYNTHESIS
+  initial begin
+    if (DataWidth != 256) $fatal(1, "tpu_mem_sys: DataWidth must be 256 (one 32-byte burst)");
+    if (NumPorts < 1 || NumPorts > 16) $fatal(1, "tpu_mem_sys: NumPorts %0d outside 1..16", NumPorts);
+    if ((1 << GranLog2) != GranBytes || GranBytes < 32)
+      $fatal(1, "tpu_mem_sys: GranBytes %0d must be a power of two >= 32", GranBytes);
+    if (Backend != tpu_mem_pkg::BackendHbm2 && Backend != tpu_mem_pkg::BackendSpram)
+      $fatal(1, "tpu_mem_sys: unknown Backend %0d", Backend);
+    if (Backend == tpu_mem_pkg::BackendSpram && (1 << PchBytesLog2) != SpramBytes)
+      $fatal(1, "tpu_mem_sys: SpramBytes %0d is not a power of two", SpramBytes);
+    if (PchBytesLog2 + $clog2(NumPch) > AddrWidth)
+      $fatal(1, "tpu_mem_sys: the memory does not fit AddrWidth");
+  end
+`endif
+endmodule
