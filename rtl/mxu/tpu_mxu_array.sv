@@ -18,9 +18,7 @@ module tpu_mxu_array #(
   // Width of one weight on the weight stream and in the shadow registers.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   // Width of an activation lane: int8 minus the zero point needs 9 bits.
-  localparam int unsigned AW = (WideLanes != 0) ? 32 : ((EnableBf16 != 0) ? 16 : 9),
-  // Width of an active-weight lane.
-  localparam int unsigned VW = (WideLanes != 0) ? 32 : EW
+  localparam int unsigned AW = (WideLanes != 0) ? 32 : ((EnableBf16 != 0) ? 16 : 9)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -42,20 +40,9 @@ module tpu_mxu_array #(
   output logic [N*32-1:0]       out_row_o
 );
 
-  // The array is written for the simulator as much as for synthesis: state is
-  // one packed vector per array row (an unpacked array of rows), every row is
-  // one generate block, and each PE's multiply-accumulate is an element of a
-  // loop that Verilator unrolls into straight-line code.  The clocked blocks
-  // compute their next state directly instead of through _d signals: for a
-  // 16 x 16 array this halves the work per cycle (docs/mxu.md).
-
-  // int8 product of one lane pair.  With wide lanes both operands are already
-  // sign-extended to 32 bits, so the low 32 bits of the plain product are the
-  // signed product; otherwise the 9- and 8-bit fields are multiplied signed.
-  function automatic logic [31:0] int8_mul(input logic [AW-1:0] a, input logic [VW-1:0] w);
-    if (WideLanes != 0) int8_mul = 32'(a) * 32'(w);
-    else                int8_mul = 32'($signed(a[8:0]) * $signed(w[7:0]));
-  endfunction
+  // The array is written for the simulator as much as for synthesis: each row
+  // (tpu_mxu_row) keeps its state in packed vectors, one lane per PE, and
+  // updates each vector once per cycle; see docs/mxu.md for what this buys.
 
   // ---------------------------------------------------------------------------
   // Input skew: element k of a row reaches column 0 of array row k after k
@@ -89,85 +76,26 @@ module tpu_mxu_array #(
   end
 
   // ---------------------------------------------------------------------------
-  // Processing elements.  For array row k: a_q[k] holds the activations of its
-  // N PEs (lane n = column n), s_q[k] their switch bits, p_q[k] the partial
-  // sums they pass down, w_q[k] the weights they multiply with and ws_q[k] the
-  // shadow weights of the next tile.
-  (* mem2reg *) logic [N*AW-1:0] a_q  [N];
-  (* mem2reg *) logic [N-1:0]    s_q  [N];
-  (* mem2reg *) logic [N*32-1:0] p_q  [N];
-  (* mem2reg *) logic [N*VW-1:0] w_q  [N];
-  (* mem2reg *) logic [N*EW-1:0] ws_q [N];
+  // Processing elements, one module per array row; p_row[k] is what row k
+  // passes down.
+  (* mem2reg *) logic [N*32-1:0] p_row [N];
 
   for (genvar k = 0; k < N; k++) begin : g_row
-    // Activations and switch bits move one column right per cycle.
-    logic [N-1:0] s_next;
-    assign s_next = {s_q[k][N-2:0], bank0[k]};
-    always_ff @(posedge clk_i) begin
-      a_q[k] <= {a_q[k][(N-1)*AW-1:0], col0[k]};
-      s_q[k] <= s_next;
-    end
-
-    // A PE takes the shadow weight as the first row of a block arrives, so
-    // that row and the rest of its block multiply with the new tile.  Outside
-    // the 2N cycles after a switch the row-wide test is all the work there is.
-    always_ff @(posedge clk_i) begin : take
-      logic [N*VW-1:0] w;
-      if (s_next != '0) begin
-        w = w_q[k];
-        for (int n = 0; n < N; n++) begin
-          if (s_next[n]) begin
-            // The block's mode is known by now: widen int8 here, once per
-            // tile, rather than in every multiply.
-            w[n*VW +: VW] = VW'(ws_q[k][n*EW +: EW]);
-            if (!bf16_i) w[n*VW +: VW] = VW'($signed(ws_q[k][n*EW +: 8]));
-          end
-        end
-        w_q[k] <= w;
-      end
-    end
-
-    // Shadow rows load from the weight stream.
-    always_ff @(posedge clk_i) begin
-      if (w_we_i && w_row_i == k) ws_q[k] <= w_data_i;
-    end
-
-    // Multiply-accumulate.  The mode is global, so its branch is taken once
-    // per row and cycle, not once per PE.  int8: (x - zp) is 9 bits, the
-    // product 17, the sum of N products fits 32 bits with room to spare.
-    // The row's new partial sums are built in sum and written as one vector:
-    // one update per row instead of N, for the simulator.
-    logic [N*32-1:0] up;
-    if (k == 0) begin : g_top
-      assign up = '0;
-    end else begin : g_below
-      assign up = p_q[k-1];
-    end
-    if (EnableBf16 != 0) begin : g_bf16
-      always_ff @(posedge clk_i) begin : mac
-        logic [N*32-1:0] sum;
-        if (bf16_i) begin
-          for (int n = 0; n < N; n++) begin
-            sum[n*32 +: 32] = tpu_fp_pkg::bf16_mul(a_q[k][n*AW +: 16], w_q[k][n*VW +: 16]);
-            // The top row passes its products down unchanged.
-            if (k != 0) sum[n*32 +: 32] = tpu_fp_pkg::fp32_add(up[n*32 +: 32], sum[n*32 +: 32]);
-          end
-        end else begin
-          for (int n = 0; n < N; n++) begin
-            sum[n*32 +: 32] = up[n*32 +: 32] + int8_mul(a_q[k][n*AW +: AW], w_q[k][n*VW +: VW]);
-          end
-        end
-        p_q[k] <= sum;
-      end
-    end else begin : g_int8
-      always_ff @(posedge clk_i) begin : mac
-        logic [N*32-1:0] sum;
-        for (int n = 0; n < N; n++) begin
-          sum[n*32 +: 32] = up[n*32 +: 32] + int8_mul(a_q[k][n*AW +: AW], w_q[k][n*VW +: VW]);
-        end
-        p_q[k] <= sum;
-      end
-    end
+    tpu_mxu_row #(
+      .N          (N),
+      .EnableBf16 (EnableBf16),
+      .WideLanes  (WideLanes),
+      .Top        ((k == 0) ? 1 : 0)
+    ) u_row (
+      .clk_i    (clk_i),
+      .a_i      (col0[k]),
+      .switch_i (bank0[k]),
+      .bf16_i   (bf16_i),
+      .w_we_i   (w_we_i && w_row_i == k),
+      .w_data_i (w_data_i),
+      .up_i     ((k == 0) ? '0 : p_row[(k == 0) ? 0 : k - 1]),
+      .down_o   (p_row[k])
+    );
   end
 
   // ---------------------------------------------------------------------------
@@ -175,22 +103,17 @@ module tpu_mxu_array #(
   // waits N-1-n cycles more.
   for (genvar n = 0; n < N; n++) begin : g_deskew
     if (n == N - 1) begin : g_direct
-      assign out_row_o[n*32 +: 32] = p_q[N-1][n*32 +: 32];
+      assign out_row_o[n*32 +: 32] = p_row[N-1][n*32 +: 32];
     end else if (n == N - 2) begin : g_one
       logic [31:0] d_q;
-      always_ff @(posedge clk_i) d_q <= p_q[N-1][n*32 +: 32];
+      always_ff @(posedge clk_i) d_q <= p_row[N-1][n*32 +: 32];
       assign out_row_o[n*32 +: 32] = d_q;
     end else begin : g_delay
       localparam int unsigned D = N - 1 - n;
       logic [D*32-1:0] d_q;
-      always_ff @(posedge clk_i) d_q <= {d_q[(D-1)*32-1:0], p_q[N-1][n*32 +: 32]};
+      always_ff @(posedge clk_i) d_q <= {d_q[(D-1)*32-1:0], p_row[N-1][n*32 +: 32]};
       assign out_row_o[n*32 +: 32] = d_q[(D-1)*32 +: 32];
     end
-  end
-
-  if (EnableBf16 == 0) begin : g_no_bf16
-    logic unused_bf16;
-    assign unused_bf16 = bf16_i;
   end
 
   // The valid pipeline is the only control state here; the datapath is not reset.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # MXU: models per configuration, the testbench, lint, tests and benchmarks.
-MXU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/mxu/tpu_mxu_array.sv rtl/mxu/tpu_acc.sv rtl/mxu/tpu_mxu.sv
+MXU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/mxu/tpu_mxu_row.sv rtl/mxu/tpu_mxu_array.sv rtl/mxu/tpu_acc.sv rtl/mxu/tpu_mxu.sv
 MXU_TB := tests/mxu/tb_mxu.c host/src/ptpu_arith.c
 # name:N:EnableBf16:AccRows:WideLanes - every configuration the MXU claims.
 # Simulation builds use wide lanes; the int8-only FPGA builds and one narrow
@@ -16,7 +16,6 @@ $(eval $(call tb_prog,tb_mxu_$(call mxu_f,$(1),1),mxu_$(call mxu_f,$(1),1),$(MXU
 $(eval $(call lint_config,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),N=$(call mxu_f,$(1),2) EnableBf16=$(call mxu_f,$(1),3) AccRows=$(call mxu_f,$(1),4) WideLanes=$(call mxu_f,$(1),5)))
 endef
 $(foreach c,$(MXU_CONFIGS),$(eval $(call mxu_config,$(c))))
-$(foreach c,$(MXU_CONFIGS) $(MXU_BIG),$(eval tb_mxu_$(call mxu_f,$(c),1)_BIN ?= build/tb/bin/tb_mxu_$(call mxu_f,$(c),1)))
 build/tb/bin/tb_mxu_%: TB_PROG_CFLAGS := -Ihost/src
 
 MXU_TESTS := $(foreach c,$(MXU_CONFIGS),test-mxu-$(call mxu_f,$(c),1))
@@ -33,3 +32,14 @@ TEST_TARGETS += test-fp
 .PHONY: test-fp
 test-fp: $(tb_fp_BIN)
 	@$(call run_test,fp,$< $(if $(SEED),--seed $(SEED)))
+
+# Benchmarks (make bench).  The 64 and 128 arrays are built only here.
+$(foreach c,$(MXU_BIG),$(eval $(call mxu_config,$(c))))
+BENCH_TARGETS += bench-mxu-util bench-mxu-speed bench-mxu-fpga
+.PHONY: bench-mxu-util bench-mxu-speed bench-mxu-fpga
+bench-mxu-util: build/tb/bin/tb_mxu_n4 build/tb/bin/tb_mxu_n8 build/tb/bin/tb_mxu_n16 build/tb/bin/tb_mxu_n32
+	@tests/mxu/bench.sh util n4 n8 n16 n32
+bench-mxu-speed: build/tb/bin/tb_mxu_n8 build/tb/bin/tb_mxu_n16 build/tb/bin/tb_mxu_n32 build/tb/bin/tb_mxu_n64 build/tb/bin/tb_mxu_n128
+	@tests/mxu/bench.sh speed n8 n16 n32 n64 n128
+bench-mxu-fpga:
+	@tests/mxu/bench.sh fpga ice40:2 ice40:4 ecp5:4 ecp5:8 ecp5:16
