@@ -101,7 +101,7 @@ module tpu_cpu_csr #(
       default:                 new_o = src_i;
     endcase
     // mepc and mtvec (direct mode only) keep their two low bits zero.
-    if (in_ram_o && (!addr_i[6] || addr_i[1:0] == 2'b01)) begin
+    if (!addr_i[11] && in_ram_o && (!addr_i[6] || addr_i[1:0] == 2'b01)) begin
       new_o[1:0] = 2'b00;
     end
   end
