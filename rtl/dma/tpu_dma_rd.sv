@@ -552,9 +552,11 @@ module tpu_dma_rd #(
     saddr_d    = saddr_q;
 
     if (gather) begin
-      win_d[32'(gidx) * DataWidth +: DataWidth] = df_data;
       for (int k = 0; k < MaxBeats; k++) begin
-        if (gidx == NbWidth'(k)) werr_d[k] = df_err;
+        if (gidx == NbWidth'(k)) begin
+          win_d[k*DataWidth +: DataWidth] = df_data;
+          werr_d[k] = df_err;
+        end
       end
       g_d = g_q + NbWidth'(1);
     end

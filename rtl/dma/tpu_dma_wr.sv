@@ -222,8 +222,18 @@ module tpu_dma_wr #(
   logic [DataBytes-1:0] beat_j_strb, beat0_strb, beat1_strb, merged_strb;
   logic                 share0, rr_done, flush, bus_abort, can_load, load;
 
-  assign beat_j_data = rr_data_q[32'(rr_j_q) * DataWidth +: DataWidth];
-  assign beat_j_strb = rr_strb_q[32'(rr_j_q) * DataBytes +: DataBytes];
+  // Beat j of the row register (a plain mux: an indexed part-select of a
+  // variable would cost a full shifter in synthesis).
+  always_comb begin
+    beat_j_data = rr_data_q[0 +: DataWidth];
+    beat_j_strb = rr_strb_q[0 +: DataBytes];
+    for (int k = 1; k < MaxBeats; k++) begin
+      if (rr_j_q == NbWidth'(k)) begin
+        beat_j_data = rr_data_q[k*DataWidth +: DataWidth];
+        beat_j_strb = rr_strb_q[k*DataBytes +: DataBytes];
+      end
+    end
+  end
   assign beat0_data  = rr_data_q[0 +: DataWidth];
   assign beat0_strb  = rr_strb_q[0 +: DataBytes];
   assign beat1_data  = rr_data_q[DataWidth +: DataWidth];
