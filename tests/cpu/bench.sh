@@ -41,10 +41,10 @@ ice40)
 ecp5)
   for m in 0 1; do
     cfg=rv32i; [ $m = 1 ] && cfg=rv32im
-    json=$("${est[@]}" --family ecp5 --param EnableM=$m "${rtl[@]}")
+    json=$("${est[@]}" --family ecp5 --param EnableM=$m --param LutRam=1 "${rtl[@]}")
     echo "  $json"
-    cmd="python3 scripts/fpga-estimate.py --family ecp5 --top tpu_cpu --exclude-ports 'trace_.*' --pnr --param EnableM=$m rtl/cpu/*.sv"
-    $rec cpu.ecp5.lut "$(field "$json" lut)" LUT4 "$cfg, LFE5U-85F" "$cmd"
+    cmd="python3 scripts/fpga-estimate.py --family ecp5 --top tpu_cpu --exclude-ports 'trace_.*' --pnr --param EnableM=$m --param LutRam=1 rtl/cpu/*.sv"
+    $rec cpu.ecp5.lut "$(field "$json" comb)" LUT4 "$cfg, LFE5U-85F, LUT RAM register file, placed LUT4 sites minus the wrapper" "$cmd"
     $rec cpu.ecp5.fmax_mhz "$(field "$json" fmax_mhz)" MHz \
       "$cfg, LFE5U-85F-6 CABGA381, nextpnr-ecp5 --seed 1" "$cmd"
   done ;;

@@ -12,15 +12,17 @@ CPU_TB_HDRS := tests/cpu/rv32_model.h tests/cpu/rv32_asm.h
 CPU_FW := $(FW_BUILD)/cpu
 # Random programs per configuration in `make test` (CPU_RANDOM_SCALE=N for
 # N times more in a soak run).
-CPU_RANDOM_N ?= 150
+CPU_RANDOM_N ?= 400
 
-# name:EnableM:BootAddr - every configuration the core is tested in.
-CPU_CONFIGS := rv32i:0:0 rv32im:1:0 rv32i-boot:0:256
+# name:EnableM:BootAddr:LutRam - every configuration the core is tested in:
+# the iCE40 build (RV32I, block RAM), the ECP5 build (RV32IM, LUT RAM), and a
+# boot address other than zero.
+CPU_CONFIGS := rv32i:0:0:0 rv32im:1:0:1 rv32i-boot:0:256:0
 cpu_f = $(word $(2),$(subst :, ,$(1)))
 define cpu_config
-$(eval $(call tb_model,cpu_$(call cpu_f,$(1),1),tpu_cpu,$(CPU_RTL),-GEnableM=$(call cpu_f,$(1),2) -GBootAddr=$(call cpu_f,$(1),3)))
+$(eval $(call tb_model,cpu_$(call cpu_f,$(1),1),tpu_cpu,$(CPU_RTL),-GEnableM=$(call cpu_f,$(1),2) -GBootAddr=$(call cpu_f,$(1),3) -GLutRam=$(call cpu_f,$(1),4)))
 $(eval $(call tb_prog,tb_cpu_$(call cpu_f,$(1),1),cpu_$(call cpu_f,$(1),1),$(CPU_TB)))
-$(eval $(call lint_config,cpu_$(call cpu_f,$(1),1),tpu_cpu,$(CPU_RTL),EnableM=$(call cpu_f,$(1),2) BootAddr=$(call cpu_f,$(1),3)))
+$(eval $(call lint_config,cpu_$(call cpu_f,$(1),1),tpu_cpu,$(CPU_RTL),EnableM=$(call cpu_f,$(1),2) BootAddr=$(call cpu_f,$(1),3) LutRam=$(call cpu_f,$(1),4)))
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_cpu_$(call cpu_f,$(1),1): $(CPU_TB_HDRS)
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_cpu_$(call cpu_f,$(1),1): TB_PROG_CFLAGS := \
   -DTB_CPU_HAS_M=$(call cpu_f,$(1),2) -DTB_CPU_BOOT=$(call cpu_f,$(1),3) \
