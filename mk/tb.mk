@@ -66,7 +66,7 @@ $(TB_BUILD)/$(1)$(TB_VARIANT)/libtbm.a: $(3) sim/tb/tb_glue.cpp sim/tb/tb.h sim/
 	@date +%s > $$(@D)/build_start
 	$(VERILATOR) --cc $(TB_VFLAGS) $(TB_VTRACE) --top-module $(2) --prefix Vmodel \
 	  --Mdir $$(@D) $(4) $(3)
-	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk OPT_FAST="$(TB_OPT_FAST)" OPT_SLOW=-O1 \
+	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk VM_PARALLEL_BUILDS=1 OPT_FAST="$(TB_OPT_FAST)" OPT_SLOW=-O1 \
 	  OPT_GLOBAL=-O1 Vmodel__ALL.a
 	@sim/tb/gen_ports.sh $$(@D)/Vmodel.h > $$(@D)/tb_ports.inc
 	@$(CXX) $(TB_CXXFLAGS) -O2 -I$$(@D) -Isim/tb -c sim/tb/tb_glue.cpp -o $$(@D)/tb_glue.o

@@ -6,7 +6,8 @@
  * The configuration (N, bf16 support, ACC size) is read from the port widths
  * of the model this binary was linked with, so one source serves every -G set.
  *
- *   tb_mxu [--seed S] [--scale K]      run the tests (K multiplies the amount)
+ *   tb_mxu [--seed S] [--scale K]      run the tests (K phases of random blocks x 6;
+ *                                      the default scales with the array size)
  *   tb_mxu --bench-util                print "BENCH mxu.utilization <fraction>"
  *   tb_mxu --bench-speed [--cycles C]  print "BENCH mxu.sim_cycles_per_s.int8 ..."
  */
@@ -588,7 +589,7 @@ static void bench_speed(mxu_t *u, uint64_t cycles, int bf16)
 
 int main(int argc, char **argv)
 {
-    int scale = 1, do_util = 0, do_speed = 0;
+    int scale = 0, do_util = 0, do_speed = 0;
     uint64_t cycles = 200000, bf16_cycles = 50000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--scale") && i + 1 < argc)
@@ -634,6 +635,12 @@ int main(int argc, char **argv)
     printf("# mxu: N=%d, %s, %d ACC rows\n", u.n, u.bf16 ? "int8+bf16" : "int8 only",
            u.acc_rows);
     tb_reset(tb, 4);
+    /* By default about the same simulated work for every size: many more
+     * (shorter) blocks on the small arrays. */
+    if (scale <= 0) {
+        scale = 1024 / (u.n * u.n);
+        scale = scale < 3 ? 3 : scale > 60 ? 60 : scale;
+    }
 
     if (do_util || do_speed) {
         if (do_util)
