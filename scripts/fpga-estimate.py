@@ -93,6 +93,11 @@ def parse_args():
     for s in a.sources:
         if not os.path.isfile(s):
             die(f"no such source file: {s}", 2)
+    # Packages first, so that a glob such as rtl/cpu/*.sv works.
+    def is_pkg(path):
+        with open(path, errors="replace") as f:
+            return re.search(r"^\s*package\s", f.read(), re.M) is not None
+    a.sources = sorted(a.sources, key=lambda p: not is_pkg(p))
     if a.exclude_ports:
         try:
             re.compile(a.exclude_ports)
@@ -299,6 +304,7 @@ def main():
         die("yosys not found (run `make deps`)")
     tmp = args.keep or tempfile.mkdtemp(prefix="fpga-est-")
     os.makedirs(tmp, exist_ok=True)
+    done = False
     try:
         ports = get_ports(args, yosys, tmp)
         in_w, out_w, wrap_ff = make_wrapper(args, ports, tmp)
@@ -321,7 +327,16 @@ def main():
             wrap_lc = wrap["ff"] + max(0, wrap["lut"] - wrap["ff"])
             tool_ok = find_tool(os.environ.get("NEXTPNR_ICE40", "nextpnr-ice40"))
             if args.pnr or tool_ok:
-                util, fmax, freq = pnr(args, tmp, pack_only=not args.pnr)
+                # Packing first (seconds): the LC count, and a quick answer
+                # when the design cannot fit.
+                util, fmax, freq = pnr(args, tmp, pack_only=True)
+                lcs = util.get("ICESTORM_LC", 0)
+                if lcs > DEVICES["ice40"]["lc"]:
+                    die(f"the design does not fit the {DEVICES['ice40']['name']}: "
+                        f"{lcs} logic cells (with the {wrap_lc}-cell wrapper) of "
+                        f"{DEVICES['ice40']['lc']}")
+                if args.pnr:
+                    util, fmax, freq = pnr(args, tmp, pack_only=False)
                 res["lc"] = util.get("ICESTORM_LC", 0) - wrap_lc
                 res["lc_total_with_wrapper"] = util.get("ICESTORM_LC", 0)
                 res["lc_available"] = DEVICES["ice40"]["lc"]
@@ -345,8 +360,10 @@ def main():
         res["freq_target_mhz"] = freq
         res["method"] = "pnr" if args.pnr else "synth"
         print(json.dumps(res))
+        done = True
     finally:
-        if not args.keep:
+        # Logs of a failed run stay for inspection (the error names them).
+        if done and not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
