@@ -586,6 +586,9 @@ module tpu_dma_wr #(
     else $error("tpu_dma_wr: B response with a foreign ID");
   assert property (@(posedge clk_i) disable iff (!rst_ni) (wq_push && e_end) |-> rec_push)
     else $error("tpu_dma_wr: last burst of a descriptor without its record");
+  // An open burst always ends in the open beat, so the flush closes it.
+  assert property (@(posedge clk_i) disable iff (!rst_ni) !acc_v_q |-> blen_q == '0)
+    else $error("tpu_dma_wr: open burst without an open beat");
   assert property (@(posedge clk_i) disable iff (!rst_ni) retire_b |-> rec_has)
     else $error("tpu_dma_wr: last B of a descriptor without its record");
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(load && rr_v_q && !rr_done))

@@ -27,24 +27,24 @@ $(eval $(call tb_prog,tb_dma_$(call dma_f,$(1),1),dma_$(call dma_f,$(1),1),$(DMA
 $(eval $(call lint_config,dma_$(call dma_f,$(1),1),tpu_dma,$(DMA_RTL),$(call dma_params,$(1))))
 endef
 $(foreach c,$(DMA_CONFIGS),$(eval $(call dma_config,$(c))))
-$(foreach c,$(DMA_CONFIGS),$(eval build/tb/bin/tb_dma_$(call dma_f,$(c),1): $(DMA_TB_DEPS)))
-build/tb/bin/tb_dma_%: TB_PROG_CFLAGS := -Itests/dma
+$(foreach c,$(DMA_CONFIGS),$(eval $(tb_dma_$(call dma_f,$(c),1)_BIN): $(DMA_TB_DEPS)))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_dma_%: TB_PROG_CFLAGS := -Itests/dma
 
 # DMA_ITERS=N overrides the scale of every configuration, for soak runs.
 DMA_TESTS := $(foreach c,$(DMA_CONFIGS),test-dma-$(call dma_f,$(c),1))
 TEST_TARGETS += $(DMA_TESTS)
 .PHONY: $(DMA_TESTS)
-$(foreach c,$(DMA_CONFIGS),$(eval test-dma-$(call dma_f,$(c),1): build/tb/bin/tb_dma_$(call dma_f,$(c),1)))
+$(foreach c,$(DMA_CONFIGS),$(eval test-dma-$(call dma_f,$(c),1): $(tb_dma_$(call dma_f,$(c),1)_BIN)))
 $(DMA_TESTS): test-dma-%:
-	@$(call run_test,dma_$*,build/tb/bin/tb_dma_$* --max-burst $(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),6) \
+	@$(call run_test,dma_$*,$< --max-burst $(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),6) \
 	  --iters $(or $(DMA_ITERS),$(call dma_f,$(filter $*:%,$(DMA_CONFIGS)),11)) $(if $(SEED),--seed $(SEED)))
 
 # Benchmarks: the default configuration against an ideal memory.
 BENCH_TARGETS += bench-dma
 .PHONY: bench-dma
-bench-dma: build/tb/bin/tb_dma_d256r64
+bench-dma: $(tb_dma_d256r64_BIN)
 	@mkdir -p build/bench
-	@build/tb/bin/tb_dma_d256r64 --max-burst 16 --bench --seed 1 > build/bench/dma.log
+	@$< --max-burst 16 --bench --seed 1 > build/bench/dma.log
 	@grep '^BENCH ' build/bench/dma.log | while read -r _ name value unit config; do \
 	  scripts/bench-record.sh "$$name" "$$value" "$$unit" "$$config" \
 	    "build/tb/bin/tb_dma_d256r64 --max-burst 16 --bench --seed 1"; done
