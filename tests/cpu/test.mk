@@ -94,12 +94,13 @@ test-cpu-unhandled: $(CPU_TB_I) $(CPU_FW)/unhandled.bin
 	  --expect-console "unhandled trap: illegal instruction (mcause 0x00000002) at mepc" \
 	  $(CPU_FW)/unhandled.bin)
 # The test programs themselves, on the instruction-set model alone.
-test-cpu-model: $(CPU_TB_I) $(CPU_TB_IM) $(CPU_IMGS_I) $(CPU_IMGS_IM) $(CPU_FW)/crcsort-rv32i.bin \
-                build/cpu/crcsort.expected
+test-cpu-model: $(CPU_TB_I) $(CPU_TB_IM) $(CPU_TB_BOOT) $(CPU_IMGS_I) $(CPU_IMGS_IM) \
+                $(CPU_FW)/crcsort-rv32i.bin $(CPU_FW)/boot_addr.bin build/cpu/crcsort.expected
 	@$(call run_test,cpu_model_rv32i,$(CPU_TB_I) --model $(CPU_IMGS_I))
 	@$(call run_test,cpu_model_rv32im,$(CPU_TB_IM) --model $(CPU_IMGS_IM))
 	@$(call run_test,cpu_model_crcsort,$(CPU_TB_I) --model --expect build/cpu/crcsort.expected \
 	  $(CPU_FW)/crcsort-rv32i.bin)
+	@$(call run_test,cpu_model_boot,$(CPU_TB_BOOT) --model $(CPU_FW)/boot_addr.bin)
 # A boot address other than 0.
 test-cpu-boot: $(CPU_TB_BOOT) $(CPU_FW)/boot_addr.bin
 	@$(call run_test,cpu_boot,$(CPU_TB_BOOT) $(CPU_SEED) --bus random $(CPU_FW)/boot_addr.bin)
