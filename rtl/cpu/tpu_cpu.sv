@@ -58,8 +58,9 @@ module tpu_cpu #(
   logic [4:0]  cause_d, cause_q;
   logic        cnt_sel_d, cnt_sel_q;  // carry into minstreth (else mcycleh)
 
-  // Decoded instruction: decoded as it arrives (f_*) and registered (dec_*),
-  // which keeps the decoder out of the execute cycle's paths.
+  // Decoded instruction: decoded as it arrives (ctl_f, imm_f) and registered
+  // (ctl_q, imm_q, unpacked into dec_*), which keeps the decoder out of the
+  // execute cycle's paths.
   localparam int CtlW = 23;
   logic [CtlW-1:0] ctl_f, ctl_d, ctl_q;
   logic [31:0] imm_f, imm_d, imm_q;
