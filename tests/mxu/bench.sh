@@ -14,8 +14,10 @@ case $what in
 util)
   for cfg in "$@"; do
     bin=build/tb/bin/tb_mxu_$cfg
-    out=$($bin --bench-util --seed 1 | grep '^BENCH mxu.utilization')
-    $rec mxu.utilization "$(awk '{print $3}' <<<"$out")" fraction "$cfg" "$bin --bench-util --seed 1"
+    $bin --bench-util --seed 1 | grep '^BENCH mxu.utilization' |
+    while read -r _ _ value m _; do
+      $rec mxu.utilization "$value" fraction "$cfg,rows_per_tile=${m#M=}" "$bin --bench-util --seed 1"
+    done
   done ;;
 speed)
   for cfg in "$@"; do

@@ -527,9 +527,9 @@ static void test_handshake(mxu_t *u, const char *cfg)
 
 /* --------------------------------------------------------------- benchmarks */
 
-static void bench_util(mxu_t *u)
+static void bench_util(mxu_t *u, int m)
 {
-    int n = u->n, nb = 64, m = 4 * n;
+    int nb = 64;
     block_t *bl = calloc((size_t)nb, sizeof *bl);
     gen_t g = {.bf16_pct = 0, .special_pct = 0, .exp_spread = 4, .m_min = m, .m_max = m,
                .acc_pct = 50, .addr_span = u->acc_rows, .seq_addr = 1};
@@ -538,7 +538,7 @@ static void bench_util(mxu_t *u)
     uint64_t rows_cycles = 0;
     run_blocks(u, bl, nb, 0, 0, &rows_cycles);
     double util = (double)nb * m / (double)rows_cycles;
-    printf("BENCH mxu.utilization %.6f fraction (%d tiles of %d rows, %llu cycles)\n", util, nb,
+    printf("BENCH mxu.utilization %.6f M=%d (%d tiles of %d rows, %llu cycles)\n", util, m, nb,
            m, (unsigned long long)rows_cycles);
     for (int i = 0; i < nb; i++)
         block_free(&bl[i]);
@@ -643,8 +643,13 @@ int main(int argc, char **argv)
     }
 
     if (do_util || do_speed) {
-        if (do_util)
-            bench_util(&u);
+        if (do_util) {
+            /* The headline figure (blocks of 4N rows), then the shortest
+             * block that hides a tile load (2N) and one that cannot (N). */
+            bench_util(&u, 4 * u.n);
+            bench_util(&u, 2 * u.n);
+            bench_util(&u, u.n);
+        }
         if (do_speed) {
             if (cycles)
                 bench_speed(&u, cycles, 0);
