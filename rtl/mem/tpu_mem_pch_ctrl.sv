@@ -41,7 +41,7 @@ module tpu_mem_pch_ctrl #(
   parameter int RefPostpone = 8,    // refreshes owed before one is forced (1..8)
   parameter int RowHitCap   = 16,   // row hits served while an older conflict waits
   parameter int CloseIdle   = 0,    // precharge a row idle for this many cycles (0: never)
-  parameter int WriteHigh   = 16,   // queued writes that start a write batch
+  parameter int WriteHigh   = 24,   // queued writes that start a write batch
   parameter int WriteLow    = 4,    // a write batch ends at this many if reads wait
   parameter int BankHash    = 1,    // 1: bank ^= XOR of the row's 4-bit slices
   localparam int AddrW     = RowBits + 9,
@@ -130,9 +130,11 @@ module tpu_mem_pch_ctrl #(
   (* mem2reg *) logic [Q-1:0] older_d [Q];
   (* mem2reg *) logic [Q-1:0] dep_q [Q];           // dep_q[i][j]: entry i waits for entry j (same beat, a write)
   (* mem2reg *) logic [Q-1:0] dep_d [Q];
+  (* mem2reg *) logic [Q-1:0] bmask_q [NB]; // bmask_q[b][i]: entry i waits for bank b
+  (* mem2reg *) logic [Q-1:0] bmask_d [NB];
+  logic [Q-1:0] rmatch_q, rmatch_d;  // the entry's bank is open at the entry's row
   logic [3:0]           bank_m  [Q];
-  logic [RowBits-1:0]   row_m   [Q];
-  logic [4:0]           col_m   [Q];
+  logic [AddrW-1:0]     addr_m  [Q];
   logic [TagWidth-1:0]  tag_m   [Q];
   logic [DataWidth-1:0] wdata_m [Q];
   logic [StrbWidth-1:0] wstrb_m [Q];
@@ -171,9 +173,11 @@ module tpu_mem_pch_ctrl #(
   logic [RiW-1:0] rtick_q, rtick_d;
   logic [3:0] owed_q, owed_d;
   logic rpend_q, rpend_d;                // all-bank: refresh sequence under way
+  logic [3:0] qidle_q, qidle_d;          // cycles the queue has been empty (saturating)
   logic [NB-1:0] rmask_q, rmask_d;       // per-bank: banks refreshed this round
-  logic force_q, force_d;                // per-bank: a refresh is forced on fbank_q
+  logic force_q, force_d;                // per-bank: bank fbank_q is being refreshed
   logic [3:0] fbank_q, fbank_d;
+  logic [3:0] lastcol_q, lastcol_d;      // bank of the latest column command
 
   // Counters and device command registers.
   (* mem2reg *) logic [CntWidth-1:0] cnt_q [NumCnt];
@@ -191,21 +195,30 @@ module tpu_mem_pch_ctrl #(
   logic [1:0] in_bg, in_ba;
   logic [3:0] in_bank;
   logic [RowBits-1:0] in_row;
-  logic [4:0] in_col;
   logic [QW-1:0] free_idx;
   logic ins;
 
-  assign in_col = s_req_addr_i[4:0];
-  assign in_bg  = s_req_addr_i[6:5];
-  assign in_ba  = s_req_addr_i[8:7];
-  assign in_row = s_req_addr_i[AddrW-1:9];
+  // Request stage: the queue inserts from a register, so that all scheduling logic
+  // depends on state only (the Verilated model then evaluates it once per cycle).
+  logic rq_v_q, rq_v_d, rq_w_q, take;
+  logic [AddrW-1:0] rq_addr_q;
+  logic [TagWidth-1:0] rq_tag_q;
+  logic [DataWidth-1:0] rq_wdata_q;
+  logic [StrbWidth-1:0] rq_wstrb_q;
+  assign s_req_ready_o = !rq_v_q || !(&valid_q);
+  assign take = s_req_valid_i && s_req_ready_o;
+  assign ins = rq_v_q && !(&valid_q);
+  assign rq_v_d = take || (rq_v_q && !ins);
+
+  assign in_bg  = rq_addr_q[6:5];
+  assign in_ba  = rq_addr_q[8:7];
+  assign in_row = rq_addr_q[AddrW-1:9];
   // Bank hash: XOR of every 4-bit slice of the row, so that rows a power of two apart
   // (tensors at aligned offsets) land in different banks.
+  logic [19:0] row_z;
   logic [3:0] row_fold;
-  always_comb begin
-    row_fold = '0;
-    for (int k = 0; k < RowBits; k++) row_fold[k % 4] = row_fold[k % 4] ^ in_row[k];
-  end
+  assign row_z = 20'(in_row);
+  assign row_fold = row_z[3:0] ^ row_z[7:4] ^ row_z[11:8] ^ row_z[15:12] ^ row_z[19:16];
   assign in_bank = (BankHash != 0) ? ({in_bg, in_ba} ^ row_fold) : {in_bg, in_ba};
 
   always_comb begin
@@ -214,8 +227,6 @@ module tpu_mem_pch_ctrl #(
       if (!valid_q[i]) free_idx = QW'(i);
     end
   end
-  assign s_req_ready_o = !(&valid_q);
-  assign ins = s_req_valid_i && s_req_ready_o;
 
   // What a new entry waits for: every queued access to the same beat when either writes.
   logic [Q-1:0] free_mask, new_dep;
@@ -223,51 +234,40 @@ module tpu_mem_pch_ctrl #(
     free_mask = '0;
     free_mask[free_idx] = 1'b1;
     for (int i = 0; i < Q; i++) begin
-      new_dep[i] = valid_q[i] && (s_req_write_i || isw_q[i]) && bank_m[i] == in_bank &&
-                   row_m[i] == in_row && col_m[i] == in_col;
+      new_dep[i] = valid_q[i] && (rq_w_q || isw_q[i]) && addr_m[i] == rq_addr_q;
     end
   end
 
   // ---------------------------------------------------------------- queue view
-  logic [Q-1:0] hit, conf, miss, unb, mtype;
+  // Per-entry state is kept in bit vectors over the queue (one bit per entry) and per-bank
+  // entry masks, so that a cycle costs a few operations per bank rather than per entry.
+  logic [Q-1:0] openv, hit, conf, miss, unb, mtype;
   logic [NB-1:0] pend_any, hitp_any, hitp_mode, confp_mode;
   logic [NW-1:0] n_wr, n_wr_unb, n_rd_unb;
 
   always_comb begin
-    hit = '0;
-    conf = '0;
-    miss = '0;
-    unb = '0;
-    mtype = '0;
-    pend_any = '0;
-    hitp_any = '0;
-    hitp_mode = '0;
-    confp_mode = '0;
-    n_wr = '0;
-    n_wr_unb = '0;
-    n_rd_unb = '0;
-    for (int i = 0; i < Q; i++) begin
-      logic [3:0] b;
-      logic same_row;
-      b = bank_m[i];
-      same_row = orow_q[b] == row_m[i];
-      mtype[i] = isw_q[i] == wmode_q;
-      unb[i] = valid_q[i] && ((dep_q[i] & valid_q) == '0);
-      hit[i] = valid_q[i] && open_q[b] && same_row;
-      conf[i] = valid_q[i] && open_q[b] && !same_row;
-      miss[i] = valid_q[i] && !open_q[b];
-      if (valid_q[i]) pend_any[b] = 1'b1;
-      if (hit[i]) hitp_any[b] = 1'b1;
-      if (hit[i] && unb[i] && mtype[i]) hitp_mode[b] = 1'b1;
-      if (conf[i] && unb[i] && mtype[i]) confp_mode[b] = 1'b1;
-      if (valid_q[i] && isw_q[i]) n_wr = n_wr + 1'b1;
-      if (unb[i] && isw_q[i]) n_wr_unb = n_wr_unb + 1'b1;
-      if (unb[i] && !isw_q[i]) n_rd_unb = n_rd_unb + 1'b1;
+    openv = '0;
+    for (int b = 0; b < NB; b++) begin
+      if (open_q[b]) openv = openv | bmask_q[b];
     end
+    for (int i = 0; i < Q; i++) unb[i] = valid_q[i] && ((dep_q[i] & valid_q) == '0);
+    hit = valid_q & rmatch_q;
+    conf = valid_q & openv & ~rmatch_q;
+    miss = valid_q & ~openv;
+    mtype = wmode_q ? isw_q : ~isw_q;
+    for (int b = 0; b < NB; b++) begin
+      pend_any[b] = bmask_q[b] != '0;
+      hitp_any[b] = (bmask_q[b] & hit) != '0;
+      hitp_mode[b] = (bmask_q[b] & hit & unb & mtype) != '0;
+      confp_mode[b] = (bmask_q[b] & conf & unb & mtype) != '0;
+    end
+    n_wr = NW'($countones(valid_q & isw_q));
+    n_wr_unb = NW'($countones(unb & isw_q));
+    n_rd_unb = NW'($countones(unb & ~isw_q));
   end
 
   // ---------------------------------------------------------------- eligibility
-  logic [NB-1:0] capped, blk_act, blk_col, act_ok, pre_ok, rd_ok, wr_ok, refpb_ok, idle_ref;
+  logic [NB-1:0] capped, blk_act, blk_col, act_ok, pre_ok, rd_ok, wr_ok, refpb_ok, idle_ref, idle_cl;
   logic faw_ok, prea_ok, refab_ok;
 
   always_comb begin
@@ -298,7 +298,8 @@ module tpu_mem_pch_ctrl #(
       wr_ok[b] = open_q[b] && bcol_q[b] == '0 && gwr_q[b/4] == '0 && cwr_q == '0 &&
                  !capped[b] && !blk_col[b];
       refpb_ok[b] = !open_q[b] && bact_q[b] == '0 && crefpb_q == '0;
-      idle_ref[b] = refpb_ok[b] && !rmask_q[b] && !pend_any[b];
+      idle_ref[b] = !rmask_q[b] && !pend_any[b];
+      idle_cl[b] = idle_ref[b] && !open_q[b];
       if (open_q[b] && !pre_ok[b]) prea_ok = 1'b0;
       if (open_q[b] || bact_q[b] != '0) refab_ok = 1'b0;
     end
@@ -310,16 +311,28 @@ module tpu_mem_pch_ctrl #(
   // with pending hits of the batch type closes only once the hit cap is reached.
   logic [Q-1:0] ccand, rcand_m, rcand_o;
   always_comb begin
-    for (int i = 0; i < Q; i++) begin
-      logic [3:0] b;
-      logic act_c;
-      b = bank_m[i];
-      ccand[i] = hit[i] && unb[i] && mtype[i] && (isw_q[i] ? wr_ok[b] : rd_ok[b]);
-      act_c = miss[i] && unb[i] && act_ok[b];
-      rcand_m[i] = mtype[i] && (act_c ||
-                   (conf[i] && unb[i] && pre_ok[b] && (!hitp_mode[b] || capped[b])));
-      rcand_o[i] = !mtype[i] && (act_c || (conf[i] && unb[i] && pre_ok[b] && !hitp_any[b]));
+    logic [Q-1:0] rdm;
+    logic [Q-1:0] wrm;
+    logic [Q-1:0] actm;
+    logic [Q-1:0] prem;
+    logic [Q-1:0] preo;
+    logic [Q-1:0] actc;
+    rdm = '0;
+    wrm = '0;
+    actm = '0;
+    prem = '0;
+    preo = '0;
+    for (int b = 0; b < NB; b++) begin
+      if (rd_ok[b]) rdm = rdm | bmask_q[b];
+      if (wr_ok[b]) wrm = wrm | bmask_q[b];
+      if (act_ok[b]) actm = actm | bmask_q[b];
+      if (pre_ok[b] && (!hitp_mode[b] || capped[b])) prem = prem | bmask_q[b];
+      if (pre_ok[b] && !hitp_any[b]) preo = preo | bmask_q[b];
     end
+    ccand = hit & unb & mtype & ((isw_q & wrm) | (~isw_q & rdm));
+    actc = miss & unb & actm;
+    rcand_m = mtype & (actc | (conf & unb & prem));
+    rcand_o = ~mtype & (actc | (conf & unb & preo));
   end
 
   logic csel_v, rsel_m_v, rsel_o_v;
@@ -337,20 +350,32 @@ module tpu_mem_pch_ctrl #(
   assign rsel_v = rsel_m_v || rsel_o_v;
   assign rsel   = rsel_m_v ? rsel_m : rsel_o;
 
-  // Lowest-numbered idle bank for a per-bank refresh, the bank a forced one takes, and
-  // the lowest bank idle long enough to close.
+  // The next bank a per-bank refresh takes: the bank the last column command used if
+  // nothing waits for it (a stream has just left it and comes back last), else an idle
+  // closed bank, else any idle bank; when refreshes are overdue, the first bank not yet
+  // refreshed this round.  Also the lowest bank idle long enough to close.
   logic idle_ref_v, idle_close_v;
   logic [3:0] idle_ref_b, next_unref_b, idle_close_b;
   always_comb begin
-    idle_ref_v = 1'b0;
-    idle_ref_b = '0;
+    logic cl_v;
+    logic [3:0] cl_b;
+    logic any_v;
+    logic [3:0] any_b;
+    cl_v = 1'b0;
+    cl_b = '0;
+    any_v = 1'b0;
+    any_b = '0;
     next_unref_b = '0;
     idle_close_v = 1'b0;
     idle_close_b = '0;
     for (int b = NB - 1; b >= 0; b--) begin
+      if (idle_cl[b]) begin
+        cl_v = 1'b1;
+        cl_b = 4'(b);
+      end
       if (idle_ref[b]) begin
-        idle_ref_v = 1'b1;
-        idle_ref_b = 4'(b);
+        any_v = 1'b1;
+        any_b = 4'(b);
       end
       if (!rmask_q[b]) next_unref_b = 4'(b);
       if (CloseIdle > 0 && pre_ok[b] && !pend_any[b] && idle_q[b] >= IdW'(CloseIdle)) begin
@@ -358,6 +383,8 @@ module tpu_mem_pch_ctrl #(
         idle_close_b = 4'(b);
       end
     end
+    idle_ref_v = any_v;
+    idle_ref_b = idle_ref[lastcol_q] ? lastcol_q : cl_v ? cl_b : any_b;
   end
 
   // ---------------------------------------------------------------- tag FIFO of reads in flight
@@ -380,14 +407,13 @@ module tpu_mem_pch_ctrl #(
   assign col_b  = bank_m[csel];
   assign tf_push = col_go && !col_wr;
 
+  // Row command of this cycle (rb: its bank), shared with the queue bookkeeping below.
+  logic act_go, pre_go, pre_conf, prea_go, refab_go, refpb_go;
+  logic [3:0] rb;
+  logic [RowBits-1:0] act_row;
+  assign act_row = addr_m[rsel][AddrW-1:9];
+
   always_comb begin
-    logic act_go;
-    logic pre_go;
-    logic pre_conf;
-    logic prea_go;
-    logic refab_go;
-    logic refpb_go;
-    logic [3:0] rb;
     logic [1:0] rg;
     logic [1:0] cg;
     logic faw_set;
@@ -409,12 +435,6 @@ module tpu_mem_pch_ctrl #(
     ccmd_d = tpu_mem_pkg::CcmdNop;
     cbank_d = cbank_q;
     ccol_d = ccol_q;
-    valid_d = valid_q;
-    isw_d = isw_q;
-    for (int i = 0; i < Q; i++) begin
-      older_d[i] = older_q[i];
-      dep_d[i] = dep_q[i];
-    end
     open_d = open_q;
     first_d = first_q;
     actconf_d = actconf_q;
@@ -423,7 +443,9 @@ module tpu_mem_pch_ctrl #(
     rmask_d = rmask_q;
     force_d = force_q;
     fbank_d = fbank_q;
+    lastcol_d = lastcol_q;
     rpend_d = rpend_q;
+    qidle_d = (valid_q != '0 || rq_v_q) ? '0 : (qidle_q == '1) ? qidle_q : qidle_q + 1'b1;
     for (int k = 0; k < NumCnt; k++) cnt_d[k] = cnt_q[k];
     for (int b = 0; b < NB; b++) begin
       orow_d[b] = orow_q[b];
@@ -459,9 +481,6 @@ module tpu_mem_pch_ctrl #(
     if (RefreshMode == 0 && rpend_q) begin
       if (open_q != '0) prea_go = prea_ok;
       else refab_go = refab_ok;
-    end else if (RefreshMode != 0 && owed_q != '0 && idle_ref_v) begin
-      refpb_go = 1'b1;
-      rb = idle_ref_b;
     end else if (RefreshMode != 0 && force_q && open_q[fbank_q] && pre_ok[fbank_q]) begin
       pre_go = 1'b1;
       rb = fbank_q;
@@ -485,9 +504,9 @@ module tpu_mem_pch_ctrl #(
     if (act_go) begin
       rcmd_d = tpu_mem_pkg::RcmdAct;
       rbank_d = rb;
-      rrow_d = row_m[rsel];
+      rrow_d = act_row;
       open_d[rb] = 1'b1;
-      orow_d[rb] = row_m[rsel];
+      orow_d[rb] = act_row;
       hits_d[rb] = '0;
       first_d[rb] = 1'b1;
       actconf_d[rb] = pconf_q[rb];
@@ -547,12 +566,16 @@ module tpu_mem_pch_ctrl #(
       cnt_d[tpu_mem_pkg::CntRefreshes] = cnt_d[tpu_mem_pkg::CntRefreshes] + CntWidth'(1);
     end
 
-    // Refresh policy: all-bank refreshes when forced or when the queue is empty;
-    // per-bank refreshes idle banks whenever one is owed and forces one when too many are.
+    // Refresh policy: all-bank refreshes when forced or when the queue has been empty for
+    // 16 cycles (a short gap in a stream is no reason to stop every bank for tRFC);
+    // per-bank refreshes an idle bank whenever one is owed, and a busy one when too many are.
     if (RefreshMode == 0) begin
-      if (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || valid_q == '0)) rpend_d = 1'b1;
-    end else begin
-      if (!force_q && owed_q >= 4'(RefPostpone) && !idle_ref_v) begin
+      if (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || qidle_q == '1)) rpend_d = 1'b1;
+    end else if (!force_q && owed_q != '0) begin
+      if (idle_ref_v) begin
+        force_d = 1'b1;
+        fbank_d = idle_ref_b;
+      end else if (owed_q >= 4'(RefPostpone)) begin
         force_d = 1'b1;
         fbank_d = next_unref_b;
       end
@@ -562,8 +585,8 @@ module tpu_mem_pch_ctrl #(
     if (col_go) begin
       ccmd_d = col_wr ? tpu_mem_pkg::CcmdWr : tpu_mem_pkg::CcmdRd;
       cbank_d = col_b;
-      ccol_d = col_m[csel];
-      valid_d[csel] = 1'b0;
+      ccol_d = addr_m[csel][4:0];
+      lastcol_d = col_b;
       idle_d[col_b] = '0;
       if (hits_q[col_b] != '1) hits_d[col_b] = hits_q[col_b] + 1'b1;
       if (first_q[col_b]) begin
@@ -600,10 +623,44 @@ module tpu_mem_pch_ctrl #(
       if (n_wr_unb == '0 || (n_wr <= NW'(WriteLow) && n_rd_unb != '0)) wmode_d = 1'b0;
     end
 
-    // ---- queue insertion: the new entry is younger than everything queued.
+    // ---- activity counters
+    if (valid_q != '0 || rq_v_q || !tf_empty)
+      cnt_d[tpu_mem_pkg::CntBusy] = cnt_d[tpu_mem_pkg::CntBusy] + CntWidth'(1);
+    else
+      cnt_d[tpu_mem_pkg::CntIdle] = cnt_d[tpu_mem_pkg::CntIdle] + CntWidth'(1);
+  end
+
+  // ---------------------------------------------------------------- queue bookkeeping
+  // Apart from the insertion, only row commands and the column command change it.
+  logic [Q-1:0] csel_mask;
+  always_comb begin
+    csel_mask = '0;
+    csel_mask[csel] = col_go;
+  end
+
+  always_comb begin
+    valid_d = valid_q & ~csel_mask;
+    isw_d = isw_q;
+    rmatch_d = rmatch_q & ~csel_mask;
+    for (int b = 0; b < NB; b++) bmask_d[b] = bmask_q[b] & ~csel_mask;
+    for (int i = 0; i < Q; i++) begin
+      older_d[i] = older_q[i];
+      dep_d[i] = dep_q[i];
+    end
+    if (act_go) begin
+      for (int i = 0; i < Q; i++) begin
+        if (bmask_q[rb][i]) rmatch_d[i] = addr_m[i][AddrW-1:9] == act_row;
+      end
+    end
+    if (pre_go) rmatch_d = rmatch_d & ~bmask_q[rb];
+    if (prea_go) rmatch_d = '0;
+    // The new entry is younger than everything queued; it sees the banks as this
+    // cycle's row command leaves them.
     if (ins) begin
       valid_d[free_idx] = 1'b1;
-      isw_d[free_idx] = s_req_write_i;
+      isw_d[free_idx] = rq_w_q;
+      rmatch_d[free_idx] = open_d[in_bank] && orow_d[in_bank] == in_row;
+      bmask_d[in_bank] = bmask_d[in_bank] | free_mask;
       for (int i = 0; i < Q; i++) begin
         older_d[i] = older_q[i] & ~free_mask;
         dep_d[i] = dep_q[i] & ~free_mask;
@@ -611,19 +668,15 @@ module tpu_mem_pch_ctrl #(
       older_d[free_idx] = valid_q;
       dep_d[free_idx] = new_dep;
     end
-
-    // ---- activity counters
-    if (valid_q != '0 || !tf_empty)
-      cnt_d[tpu_mem_pkg::CntBusy] = cnt_d[tpu_mem_pkg::CntBusy] + CntWidth'(1);
-    else
-      cnt_d[tpu_mem_pkg::CntIdle] = cnt_d[tpu_mem_pkg::CntIdle] + CntWidth'(1);
   end
 
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q   <= '0;
+      rq_v_q    <= 1'b0;
       isw_q     <= '0;
+      rmatch_q  <= '0;
       open_q    <= '0;
       first_q   <= '0;
       actconf_q <= '0;
@@ -636,9 +689,11 @@ module tpu_mem_pch_ctrl #(
       rtick_q   <= '0;
       owed_q    <= '0;
       rpend_q   <= 1'b0;
+      qidle_q   <= '0;
       rmask_q   <= '0;
       force_q   <= 1'b0;
       fbank_q   <= '0;
+      lastcol_q <= '0;
       rcmd_q    <= tpu_mem_pkg::RcmdNop;
       rbank_q   <= '0;
       rrow_q    <= '0;
@@ -647,7 +702,9 @@ module tpu_mem_pch_ctrl #(
       ccol_q    <= '0;
     end else begin
       valid_q   <= valid_d;
+      rq_v_q    <= rq_v_d;
       isw_q     <= isw_d;
+      rmatch_q  <= rmatch_d;
       open_q    <= open_d;
       first_q   <= first_d;
       actconf_q <= actconf_d;
@@ -660,9 +717,11 @@ module tpu_mem_pch_ctrl #(
       rtick_q   <= rtick_d;
       owed_q    <= owed_d;
       rpend_q   <= rpend_d;
+      qidle_q   <= qidle_d;
       rmask_q   <= rmask_d;
       force_q   <= force_d;
       fbank_q   <= fbank_d;
+      lastcol_q <= lastcol_d;
       rcmd_q    <= rcmd_d;
       rbank_q   <= rbank_d;
       rrow_q    <= rrow_d;
@@ -687,6 +746,7 @@ module tpu_mem_pch_ctrl #(
   for (genvar b = 0; b < NB; b++) begin : g_bank_regs
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
+        bmask_q[b] <= '0;
         orow_q[b] <= '0;
         bact_q[b] <= '0;
         bpre_q[b] <= '0;
@@ -694,6 +754,7 @@ module tpu_mem_pch_ctrl #(
         hits_q[b] <= '0;
         idle_q[b] <= '0;
       end else begin
+        bmask_q[b] <= bmask_d[b];
         orow_q[b] <= orow_d[b];
         bact_q[b] <= bact_d[b];
         bpre_q[b] <= bpre_d[b];
@@ -734,15 +795,25 @@ module tpu_mem_pch_ctrl #(
     end
   end
 
+  // The request stage: a datapath register loaded when it takes a request.
+  always_ff @(posedge clk_i) begin
+    if (take) begin
+      rq_w_q     <= s_req_write_i;
+      rq_addr_q  <= s_req_addr_i;
+      rq_tag_q   <= s_req_tag_i;
+      rq_wdata_q <= s_req_wdata_i;
+      rq_wstrb_q <= s_req_wstrb_i;
+    end
+  end
+
   // Queue payload: memories written at the insertion slot, not reset.
   always_ff @(posedge clk_i) begin
     if (ins) begin
       bank_m[free_idx]  <= in_bank;
-      row_m[free_idx]   <= in_row;
-      col_m[free_idx]   <= in_col;
-      tag_m[free_idx]   <= s_req_tag_i;
-      wdata_m[free_idx] <= s_req_wdata_i;
-      wstrb_m[free_idx] <= s_req_wstrb_i;
+      addr_m[free_idx]  <= rq_addr_q;
+      tag_m[free_idx]   <= rq_tag_q;
+      wdata_m[free_idx] <= rq_wdata_q;
+      wstrb_m[free_idx] <= rq_wstrb_q;
     end
   end
 
@@ -786,8 +857,11 @@ module tpu_mem_pch_ctrl #(
         $fatal(1, "tpu_mem_pch_ctrl %m: read data arrived with no read in flight");
       if (tf_push && tf_full) $fatal(1, "tpu_mem_pch_ctrl %m: read tag FIFO overflow");
       if (owed_q > 4'd9) $fatal(1, "tpu_mem_pch_ctrl %m: %0d refreshes owed", owed_q);
-      if (col_go && !(open_q[col_b] && orow_q[col_b] == row_m[csel]))
+      if (col_go && !(open_q[col_b] && orow_q[col_b] == addr_m[csel][AddrW-1:9]))
         $fatal(1, "tpu_mem_pch_ctrl %m: column command to a row that is not open");
+      if (act_go && open_q[rb]) $fatal(1, "tpu_mem_pch_ctrl %m: ACT to open bank %0d", rb);
+      if (pre_conf && orow_q[rb] == act_row)
+        $fatal(1, "tpu_mem_pch_ctrl %m: conflict PRE of bank %0d for its own open row", rb);
     end
   end
 `endif

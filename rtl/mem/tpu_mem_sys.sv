@@ -47,7 +47,7 @@ module tpu_mem_sys #(
   parameter int RefPostpone = 8,
   parameter int RowHitCap   = 16,
   parameter int CloseIdle   = 0,
-  parameter int WriteHigh   = 16,
+  parameter int WriteHigh   = 24,
   parameter int WriteLow    = 4,
   parameter int BankHash    = 1,     // bank ^= XOR of the row's 4-bit slices
   localparam int StrbWidth = DataWidth / 8,

@@ -28,6 +28,7 @@ struct hbm2 {
     int64_t act[HBM2_BANKS], pre[HBM2_BANKS], rd[HBM2_BANKS], wr[HBM2_BANKS];
     int64_t ref_end[HBM2_BANKS];    /* refresh of the bank busy until this cycle */
     int64_t refs[HBM2_BANKS];       /* refreshes the bank has had */
+    bool ref_pb[HBM2_BANKS];        /* its last refresh was a per-bank one */
     /* Bank groups. */
     int64_t act_g[HBM2_GROUPS], rd_g[HBM2_GROUPS], wr_g[HBM2_GROUPS], col_g[HBM2_GROUPS];
     /* Channel. */
@@ -296,8 +297,8 @@ static void row_command(hbm2_t *d, int cmd, int b, uint32_t row)
         if (d->open[b])
             violation(d, "ACT to bank %d (bg %d) which has row %u open", b, g, d->row[b]);
         if (d->now < d->ref_end[b])
-            violation(d, "tRFC: ACT to bank %d (bg %d) while it refreshes until cycle %lld", b, g,
-                      (long long)d->ref_end[b]);
+            violation(d, "%s: ACT to bank %d (bg %d) while it refreshes until cycle %lld",
+                      d->ref_pb[b] ? "tRFCpb" : "tRFC", b, g, (long long)d->ref_end[b]);
         need(d, "tRC", "ACT", b, "its last ACT", d->act[b], t->trc);
         need(d, "tRP", "ACT", b, "its PRE", d->pre[b], t->trp);
         need(d, "tRRD_L", "ACT", b, "an ACT in the same bank group", d->act_g[g], t->trrd_l);
@@ -328,13 +329,14 @@ static void row_command(hbm2_t *d, int cmd, int b, uint32_t row)
             if (d->open[k])
                 violation(d, "REFab with bank %d (bg %d) open", k, k >> 2);
             if (d->now < d->ref_end[k])
-                violation(d, "tRFC: REFab while bank %d refreshes until cycle %lld", k,
-                          (long long)d->ref_end[k]);
+                violation(d, "%s: REFab while bank %d refreshes until cycle %lld",
+                          d->ref_pb[k] ? "tRFCpb" : "tRFC", k, (long long)d->ref_end[k]);
             need(d, "tRP", "REFab", k, "its PRE", d->pre[k], t->trp);
             need(d, "tRC", "REFab", k, "its last ACT", d->act[k], t->trc);
         }
         for (int k = 0; k < HBM2_BANKS; k++) {
             d->ref_end[k] = d->now + t->trfc;
+            d->ref_pb[k] = false;
             refresh_count(d, k);
         }
         break;
@@ -351,6 +353,7 @@ static void row_command(hbm2_t *d, int cmd, int b, uint32_t row)
         need(d, "tRREFD", "REFpb", b, "an ACT", d->act_any, t->trrefd);
         need(d, "tRREFD", "REFpb", b, "a REFpb", d->refpb_any, t->trrefd);
         d->ref_end[b] = d->now + t->trfc_pb;
+        d->ref_pb[b] = true;
         d->refpb_any = d->now;
         d->refpb_bank = b;
         refresh_count(d, b);
