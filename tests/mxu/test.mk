@@ -6,7 +6,7 @@ MXU_TB := tests/mxu/tb_mxu.c host/src/ptpu_arith.c
 # Simulation builds use wide lanes; the int8-only FPGA builds and one narrow
 # bf16 build check the exact-width datapath.
 MXU_CONFIGS := n2:2:1:16:1 n3:3:1:16:1 n4:4:1:64:1 n8:8:1:64:1 n16:16:1:256:1 n32:32:1:256:1 \
-               n4n:4:1:64:0 n8n:8:1:64:0 n4i:4:0:64:0 n8i:8:0:64:0 n16i:16:0:256:0
+               n4n:4:1:64:0 n4i:4:0:64:0 n8i:8:0:64:0 n16i:16:0:256:0
 MXU_BIG := n64:64:1:256:1 n128:128:1:256:1
 
 mxu_f = $(word $(2),$(subst :, ,$(1)))
