@@ -54,6 +54,7 @@ module tpu_cpu #(
   logic [31:0] ir_d, ir_q;
   logic        fetch_err_d, fetch_err_q;
   logic        take_irq_d, take_irq_q;
+  logic        exc_static_d, exc_static_q;  // an exception known at decode
   logic [3:0]  irq_code_d, irq_code_q;
   logic [4:0]  cause_d, cause_q;
   logic        cnt_sel_d, cnt_sel_q;  // carry into minstreth (else mcycleh)
@@ -336,10 +337,14 @@ module tpu_cpu #(
   end
   assign rf_wdata = (wb_src == SrcAlu) ? wb_alu : wb_other;
 
-  // Exceptions of the execute cycle, highest priority first.  A pending
-  // interrupt (sampled when the instruction arrived) pre-empts it.
+  // Exceptions of the execute cycle.  Whether there is one: the ones known
+  // at decode (registered) or a misaligned target or address (the adder's
+  // low bits), so that the register file's write enable is a short path.
+  // Which one, highest priority first (a pending interrupt, sampled when the
+  // instruction arrived, pre-empts it): only the cause register needs it.
+  assign exc = exc_static_q || ((dec_jal || dec_jalr) && target[1]) ||
+               ((dec_load || dec_store) && mem_misaligned);
   always_comb begin
-    exc       = 1'b1;
     exc_cause = {1'b0, tpu_cpu_pkg::ExcIllegalInsn};
     if (take_irq_q) begin
       exc_cause = {1'b1, irq_code_q};
@@ -355,10 +360,8 @@ module tpu_cpu #(
       exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnMisaligned};
     end else if (dec_load && mem_misaligned) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcLoadMisaligned};
-    end else if (dec_store && mem_misaligned) begin
-      exc_cause = {1'b0, tpu_cpu_pkg::ExcStoreMisaligned};
     end else begin
-      exc = 1'b0;
+      exc_cause = {1'b0, tpu_cpu_pkg::ExcStoreMisaligned};
     end
   end
 
@@ -377,6 +380,7 @@ module tpu_cpu #(
     taken_d     = (state_q == tpu_cpu_pkg::StExec) ? branch_taken : taken_q;
     fetch_err_d = fetch_err_q;
     take_irq_d  = take_irq_q;
+    exc_static_d = exc_static_q;
     irq_code_d  = irq_code_q;
     cause_d     = cause_q;
     cnt_sel_d   = cnt_sel_q;
@@ -413,6 +417,8 @@ module tpu_cpu #(
           fetch_err_d = imem_rsp_err_i;
           take_irq_d  = csr_irq_pending;
           irq_code_d  = csr_irq_code;
+          // illegal, ecall, ebreak (ctl_f[21], [3], [2]), fetch fault, interrupt
+          exc_static_d = csr_irq_pending || imem_rsp_err_i || ctl_f[21] || ctl_f[3] || ctl_f[2];
           state_d     = tpu_cpu_pkg::StExec;
         end
       end
@@ -544,11 +550,13 @@ module tpu_cpu #(
       pc_q        <= BootAddr[31:2];
       fetch_err_q <= 1'b0;
       take_irq_q  <= 1'b0;
+      exc_static_q <= 1'b0;
     end else begin
       state_q     <= state_d;
       pc_q        <= pc_d;
       fetch_err_q <= fetch_err_d;
       take_irq_q  <= take_irq_d;
+      exc_static_q <= exc_static_d;
     end
   end
 
