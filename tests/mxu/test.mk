@@ -36,8 +36,14 @@ TEST_TARGETS += test-fp
 test-fp: $(tb_fp_BIN)
 	@$(call run_test,fp,$< $(if $(SEED),--seed $(SEED)))
 
-# Benchmarks (make bench).  The 64 and 128 arrays are built only here.
+# Benchmarks (make bench).  The 64 and 128 arrays are built and linted only
+# there and by `make lint`, not by `make test`.
+MXU_SAVED_PROGS := $(TB_PROGS)
+MXU_SAVED_LINT := $(LINT_TARGETS)
 $(foreach c,$(MXU_BIG),$(eval $(call mxu_config,$(c))))
+LINT_SLOW_TARGETS += $(filter-out $(MXU_SAVED_LINT),$(LINT_TARGETS))
+TB_PROGS := $(MXU_SAVED_PROGS)
+LINT_TARGETS := $(MXU_SAVED_LINT)
 BENCH_TARGETS += bench-mxu-util bench-mxu-speed bench-mxu-fpga
 .PHONY: bench-mxu-util bench-mxu-speed bench-mxu-fpga
 bench-mxu-util: build/tb/bin/tb_mxu_n4 build/tb/bin/tb_mxu_n8 build/tb/bin/tb_mxu_n16 build/tb/bin/tb_mxu_n32
