@@ -39,7 +39,7 @@ module tpu_mem_pch_ctrl #(
   // Policies
   parameter int RefreshMode = 0,    // 0: all-bank refresh, 1: per-bank refresh
   parameter int RefPostpone = 8,    // refreshes owed before one is forced (1..8)
-  parameter int RowHitCap   = 16,   // row hits served while an older conflict waits
+  parameter int RowHitCap   = 16,   // accesses to a row before an older waiting conflict closes it
   parameter int CloseIdle   = 0,    // precharge a row idle for this many cycles (0: never)
   parameter int WriteHigh   = 24,   // queued writes that start a write batch
   parameter int WriteLow    = 4,    // a write batch ends at this many if reads wait
@@ -241,8 +241,8 @@ module tpu_mem_pch_ctrl #(
   // ---------------------------------------------------------------- queue view
   // Per-entry state is kept in bit vectors over the queue (one bit per entry) and per-bank
   // entry masks, so that a cycle costs a few operations per bank rather than per entry.
-  logic [Q-1:0] openv, hit, conf, miss, unb, mtype;
-  logic [NB-1:0] pend_any, hitp_any, hitp_mode, confp_mode;
+  logic [Q-1:0] openv, hit, conf, miss, unb, mtype, bypass;
+  logic [NB-1:0] pend_any, hitp_any, hitp_mode, starve;
   logic [NW-1:0] n_wr, n_wr_unb, n_rd_unb;
 
   always_comb begin
@@ -255,11 +255,16 @@ module tpu_mem_pch_ctrl #(
     conf = valid_q & openv & ~rmatch_q;
     miss = valid_q & ~openv;
     mtype = wmode_q ? isw_q : ~isw_q;
+    // A hit bypasses an older request of the batch type that waits for another row of
+    // its bank; the row-hit cap bounds how long that may go on.
+    for (int i = 0; i < Q; i++) begin
+      bypass[i] = hit[i] && ((older_q[i] & conf & unb & mtype & bmask_q[bank_m[i]]) != '0);
+    end
     for (int b = 0; b < NB; b++) begin
       pend_any[b] = bmask_q[b] != '0;
       hitp_any[b] = (bmask_q[b] & hit) != '0;
       hitp_mode[b] = (bmask_q[b] & hit & unb & mtype) != '0;
-      confp_mode[b] = (bmask_q[b] & conf & unb & mtype) != '0;
+      starve[b] = (bmask_q[b] & bypass) != '0;
     end
     n_wr = NW'($countones(valid_q & isw_q));
     n_wr_unb = NW'($countones(unb & isw_q));
@@ -268,7 +273,8 @@ module tpu_mem_pch_ctrl #(
 
   // ---------------------------------------------------------------- eligibility
   logic [NB-1:0] capped, blk_act, blk_col, act_ok, pre_ok, rd_ok, wr_ok, refpb_ok, idle_ref, idle_cl;
-  logic faw_ok, prea_ok, refab_ok;
+  logic faw_ok, prea_ok, refab_ok, blk_rd, blk_wr;
+  logic [TW-1:0] maxpre;
 
   always_comb begin
     faw_ok = 1'b0;
@@ -277,26 +283,37 @@ module tpu_mem_pch_ctrl #(
     end
     blk_act = '0;
     blk_col = '0;
+    blk_rd = 1'b0;
+    blk_wr = 1'b0;
+    maxpre = '0;
+    for (int b = 0; b < NB; b++) begin
+      if (open_q[b] && bpre_q[b] > maxpre) maxpre = bpre_q[b];
+    end
     if (RefreshMode == 0) begin
+      // While an all-bank refresh waits for the banks to allow PREA, hits may still go
+      // if they do not push the PREA back.
       if (rpend_q) begin
         blk_act = '1;
-        blk_col = '1;
+        blk_rd = maxpre < TW'(RdPre);
+        blk_wr = maxpre < TW'(WrPre);
       end
     end else if (force_q) begin
       blk_act[fbank_q] = 1'b1;
       blk_col[fbank_q] = 1'b1;
+      // Once the bank is closed and ready, no ACT may push the REFpb back (tRREFD).
+      if (!open_q[fbank_q] && bact_q[fbank_q] == '0) blk_act = '1;
     end
     prea_ok = 1'b1;
     refab_ok = 1'b1;
     for (int b = 0; b < NB; b++) begin
-      capped[b] = (hits_q[b] >= HcW'(RowHitCap)) && confp_mode[b];
+      capped[b] = (hits_q[b] >= HcW'(RowHitCap)) && starve[b];
       act_ok[b] = !open_q[b] && bact_q[b] == '0 && gact_q[b/4] == '0 &&
                   cact_q == '0 && faw_ok && !blk_act[b];
       pre_ok[b] = open_q[b] && bpre_q[b] == '0;
       rd_ok[b] = open_q[b] && bcol_q[b] == '0 && grd_q[b/4] == '0 && crd_q == '0 &&
-                 !capped[b] && !blk_col[b];
+                 !capped[b] && !blk_col[b] && !blk_rd;
       wr_ok[b] = open_q[b] && bcol_q[b] == '0 && gwr_q[b/4] == '0 && cwr_q == '0 &&
-                 !capped[b] && !blk_col[b];
+                 !capped[b] && !blk_col[b] && !blk_wr;
       refpb_ok[b] = !open_q[b] && bact_q[b] == '0 && crefpb_q == '0;
       idle_ref[b] = !rmask_q[b] && !pend_any[b];
       idle_cl[b] = idle_ref[b] && !open_q[b];

@@ -464,6 +464,15 @@ bool hbm2_cycle(hbm2_t *d, int rcmd, int rbank, uint32_t row, int ccmd, int cban
 
 void hbm2_get_stats(const hbm2_t *d, hbm2_stats_t *s) { *s = d->st; }
 
+unsigned hbm2_open_banks(const hbm2_t *d)
+{
+    unsigned m = 0;
+    for (int b = 0; b < HBM2_BANKS; b++)
+        if (d->open[b])
+            m |= 1u << b;
+    return m;
+}
+
 uint64_t hbm2_now(const hbm2_t *d) { return (uint64_t)d->now; }
 
 int hbm2_row_fold(uint32_t row)

@@ -87,6 +87,8 @@ void hbm2_peek(const hbm2_t *d, int bank, uint32_t row, int col, uint8_t *out);
 void hbm2_poke(hbm2_t *d, int bank, uint32_t row, int col, const uint8_t *in, uint32_t strb);
 
 void hbm2_get_stats(const hbm2_t *d, hbm2_stats_t *s);
+/* Bit b set: bank b has a row open. */
+unsigned hbm2_open_banks(const hbm2_t *d);
 uint64_t hbm2_now(const hbm2_t *d);
 
 /*

@@ -32,7 +32,7 @@
 
 typedef struct cfg {
     int nports, npch, idw, gran, backend, row_bits, refresh_mode, bank_hash, rob_depth;
-    int row_hit_cap;
+    int row_hit_cap, close_idle;
     uint64_t spram_bytes, pch_bytes, mem_bytes;
     hbm2_timing_t t;
 } cfg_t;
@@ -79,7 +79,8 @@ typedef struct sim {
     const char *test;          /* the running test, for violation messages */
     bool keep_going;
     uint64_t violations, viol_total;
-    uint64_t trace_from;       /* MEM_TRACE=cycle: print 400 cycles of device commands */
+    uint64_t trace_from;       /* MEM_TRACE=cycle[,n]: print n (400) cycles of device commands */
+    uint64_t trace_len;
     /* signals */
     tb_sig_t *awvalid, *awready, *awid, *awaddr, *awlen;
     tb_sig_t *wvalid, *wready, *wdata, *wstrb, *wlast;
@@ -179,6 +180,7 @@ static void parse_cfg(sim_t *s, int argc, char **argv)
     c->bank_hash = pval(argc, argv, "BankHash", 1);
     c->rob_depth = pval(argc, argv, "RobDepth", 64);
     c->row_hit_cap = pval(argc, argv, "RowHitCap", 16);
+    c->close_idle = pval(argc, argv, "CloseIdle", 0);
     c->spram_bytes = (uint64_t)pval(argc, argv, "SpramBytes", 131072);
     hbm2_timing_default(&c->t);
     for (int i = 1; i < argc; i++) {
@@ -399,7 +401,7 @@ static void device_step(sim_t *s)
                 strb = (uint32_t)fget(s->h_wstrb, c * 32, 32);
             }
         }
-        if (s->trace_from && s->tb->cycle >= s->trace_from && s->tb->cycle < s->trace_from + 400 &&
+        if (s->trace_from && s->tb->cycle >= s->trace_from && s->tb->cycle < s->trace_from + s->trace_len &&
             (rc || cc))
             printf("T %llu pch%d r%d b%d row%u | c%d b%d col%d\n", (unsigned long long)s->tb->cycle, c, rc,
                    rb, row, cc, cb, col);
@@ -827,6 +829,14 @@ static void counters_check(sim_t *s)
     for (int c = 0; c < s->c.npch; c++) {
         hbm2_stats_t st;
         hbm2_get_stats(s->dev[c], &st);
+        /* The commands in the controller's output registers are counted but not yet
+         * seen by the device. */
+        int prc = (int)fget(s->h_rcmd, c * 3, 3), pcc = (int)fget(s->h_ccmd, c * 2, 2);
+        st.act += prc == HBM2_ACT;
+        st.refab += prc == HBM2_REFAB;
+        st.refpb += prc == HBM2_REFPB;
+        st.rd += pcc == HBM2_RD;
+        st.wr += pcc == HBM2_WR;
         uint32_t k[9];
         for (int i = 0; i < 9; i++)
             k[i] = (uint32_t)fget(s->cnt, (c * 9 + i) * 32, 32);
@@ -925,8 +935,9 @@ static void test_random(sim_t *s, uint64_t bursts)
     uint64_t bd = backdoor_check(s);
     uint64_t cyc = tb->cycle - s->start_cycle;
     tb_end(tb, "random", "%" PRIu64 " bursts (%" PRIu64 " R, %" PRIu64 " W), %" PRIu64 " beats, %" PRIu64
-           " SLVERR beats, %" PRIu64 " cycles, %" PRIu64 " beats checked in the device, 0 timing violations",
-           s->bursts_r + s->bursts_w, s->bursts_r, s->bursts_w, s->beats_r + s->beats_w, s->slverr_beats, cyc, bd);
+           " SLVERR beats, %" PRIu64 " cycles%s", s->bursts_r + s->bursts_w, s->bursts_r, s->bursts_w,
+           s->beats_r + s->beats_w, s->slverr_beats, cyc,
+           s->c.backend ? "" : bd ? ", every written beat found in the device, 0 timing violations" : "");
 }
 
 /* Sequential traffic over the whole memory with ready always high. */
@@ -1129,6 +1140,39 @@ static void test_errors(sim_t *s)
     tb_end(tb, "errors", "%" PRIu64 " bursts, %" PRIu64 " SLVERR beats", s->completed, s->slverr_beats);
 }
 
+/* Open-page policy: rows stay open after the traffic stops; with CloseIdle they close
+ * CloseIdle cycles after their last access. */
+static void test_page_policy(sim_t *s)
+{
+    tb_t *tb = s->tb;
+    if (s->c.backend != 0)
+        return;
+    s->test = "page_policy";
+    tb_begin(tb);
+    sim_reset(s);
+    default_traffic(s);
+    rnd_ctx_t r = { .hot_size = 65536, .w_pct = 30, .mix = { 1, 0, 0, 0, 0, 0, 0, 0 } };
+    r.hot_base = rand_addr(s, 0, s->c.mem_bytes - r.hot_size);
+    s->gen = gen_random;
+    s->gen_ctx = &r;
+    run(s, 500, UINT64_MAX);
+    settle(s);
+    unsigned open_after = 0, open_later = 0;
+    for (int c = 0; c < s->c.npch; c++)
+        open_after |= hbm2_open_banks(s->dev[c]);
+    int wait = s->c.close_idle ? s->c.close_idle + 40 : 2000;
+    for (int i = 0; i < wait; i++)
+        cycle(s);
+    for (int c = 0; c < s->c.npch; c++)
+        open_later |= hbm2_open_banks(s->dev[c]);
+    /* A refresh may have closed everything in between (all-bank refresh does). */
+    if (s->c.close_idle)
+        tb_check(tb, open_later == 0, "banks 0x%04x still open %d cycles after the last access", open_later, wait);
+    counters_check(s);
+    tb_end(tb, "page_policy", "%s: banks 0x%04x open when the traffic stopped, 0x%04x %d cycles later",
+           s->c.close_idle ? "close on idle" : "open page", open_after, open_later, wait);
+}
+
 /* ------------------------------------------------------------------ benchmarks */
 
 static int bench(sim_t *s, const char *pattern, uint64_t cycles, uint64_t warmup)
@@ -1207,7 +1251,7 @@ int main(int argc, char **argv)
     sim_init(s, tb, argc, argv);
     /* Benchmarks measure whole refresh intervals, after the all-bank refresh debt has
      * reached its steady state (refreshes postponed up to 8 intervals under load). */
-    uint64_t bursts = 20000, cycles = 20 * (uint64_t)s->c.t.trefi, warmup = 9 * (uint64_t)s->c.t.trefi + 1000;
+    uint64_t bursts = 20000, cycles = 50 * (uint64_t)s->c.t.trefi, warmup = 9 * (uint64_t)s->c.t.trefi + 1000;
     const char *only = NULL, *bench_name = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--bursts") == 0 && i + 1 < argc)
@@ -1223,8 +1267,11 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--keep-going") == 0)
             s->keep_going = true;
     }
-    if (getenv("MEM_TRACE"))
-        s->trace_from = strtoull(getenv("MEM_TRACE"), NULL, 0);
+    if (getenv("MEM_TRACE")) {
+        char *end;
+        s->trace_from = strtoull(getenv("MEM_TRACE"), &end, 0);
+        s->trace_len = *end == ',' ? strtoull(end + 1, NULL, 0) : 400;
+    }
     const char *soak = getenv("MEM_SOAK");
     if (soak && atoi(soak) > 1)
         bursts *= (uint64_t)atoi(soak);
@@ -1240,6 +1287,7 @@ int main(int argc, char **argv)
         RUN("bank_conflicts", test_conflicts(s));
         RUN("starvation", test_starvation(s));
         RUN("refresh_load", test_refresh_load(s));
+        RUN("page_policy", test_page_policy(s));
 #undef RUN
         printf("# %s: %.1f s, %llu cycles, %llu timing violations\n", tb->name, tb_now() - t0,
                (unsigned long long)tb->cycle, (unsigned long long)s->viol_total);

@@ -18,11 +18,11 @@ MEM_CFG_p4 := NumPorts=3 NumPch=4 GranBytes=1024 RowBits=8 RefreshMode=0 CloseId
               RowHitCap=4 QueueDepth=16 RobDepth=32 TRefi=1200 TRfc=120
 MEM_CFG_p8 := NumPorts=4 NumPch=8 RefreshMode=1
 MEM_CFG_sp := NumPorts=2 NumPch=2 GranBytes=128 Backend=1 SpramBytes=131072
-MEM_BURSTS_p1 := 60000
-MEM_BURSTS_p2 := 60000
-MEM_BURSTS_p4 := 60000
-MEM_BURSTS_p8 := 60000
-MEM_BURSTS_sp := 20000
+MEM_BURSTS_p1 := 300000
+MEM_BURSTS_p2 := 300000
+MEM_BURSTS_p4 := 300000
+MEM_BURSTS_p8 := 300000
+MEM_BURSTS_sp := 150000
 MEM_CONFIGS := p1 p2 p4 p8 sp
 
 # Verilator: one C++ class per module (shared by its instances) and loops over the
@@ -61,11 +61,11 @@ TEST_TARGETS += test-mem-hbm2
 test-mem-hbm2: $(MEM_HBM2_BIN)
 	@$(call run_test,mem-hbm2,$(MEM_HBM2_BIN))
 
-# Benchmarks: one model per P and refresh mode, NumPorts = P/2 (at least 1) since a
-# port moves 32 bytes per cycle each way and a channel 16.  These models are built by
-# `make bench` (and `make sim`), not by `make test`.
+# Benchmarks: one model per P and refresh mode with NumPorts = P, so that the AXI side
+# (32 bytes per port and cycle, one channel at a time per port) is not the limit.  These
+# models are built by `make bench` (and `make sim`), not by `make test`.
 MEM_BENCH_P := 1 2 4 8 16
-mem_bench_ports = $(if $(filter 1 2,$(1)),1,$(shell echo $$(($(1) / 2))))
+mem_bench_ports = $(1)
 mem_bench_mode = $(if $(filter p,$(2)),1,0)
 
 define MEM_BENCH_CONFIG
