@@ -26,9 +26,10 @@ FW_TARGETS :=
 include mk/tb.mk
 include mk/lint.mk
 include mk/run.mk
+include mk/configs.mk
 include $(sort $(wildcard fw/*.mk tests/*/test.mk))
 
-.PHONY: help deps lint lint-tested fw sim test bench clean tests-build
+.PHONY: help deps lint lint-tested fw sim test bench clean tests-build spec spec-check
 help:
 	@echo "picotpu make targets:"
 	@echo "  make deps     install every tool the project needs (Debian packages, PyPI)"
@@ -37,6 +38,7 @@ help:
 	@echo "  make fw      build the RV32 firmware images"
 	@echo "  make sim      build the Verilated models of every block and configuration"
 	@echo "  make bench    run the benchmarks; figures in build/bench/results.json"
+	@echo "  make spec     regenerate the files generated from spec/picotpu.toml"
 	@echo "  make clean    remove build/"
 	@echo "Options: WAVES=1 (FST traces in build/waves/), SEED=N (repeat a random run),"
 	@echo "         JOBS=N (parallel builds, default $(JOBS))"
@@ -52,10 +54,17 @@ tests-build: $(TB_PROGS)
 
 # `make test` lints every configuration it tests; `make lint` adds the
 # benchmark-only ones (the 64 x 64 and 128 x 128 MXU).
-lint: $(LINT_TARGETS) $(LINT_SLOW_TARGETS)
+# spec/picotpu.toml is the one source of truth for the ISA, registers and protocol.
+spec:
+	@scripts/gen-spec.py
+
+spec-check:
+	@scripts/gen-spec.py --check
+
+lint: spec-check $(LINT_TARGETS) $(LINT_SLOW_TARGETS)
 	@echo "lint: $(words $(LINT_TARGETS) $(LINT_SLOW_TARGETS)) configuration checks clean"
 
-lint-tested: $(LINT_TARGETS)
+lint-tested: spec-check $(LINT_TARGETS)
 	@echo "lint: $(words $(LINT_TARGETS)) configuration checks clean"
 
 # Build everything first (in parallel), then run the tests, keeping going past
