@@ -123,7 +123,7 @@ static inline int ptpu_field_set(uint32_t *insn, int word, int lsb, int width, i
     X(NONE, 0, "no fault") \
     X(BAD_OPCODE, 1, "opcode 0 or 7..15") \
     X(BAD_FIELD, 2, "a field out of its allowed range or combination (zero counts, len0 > out0, out0 too wide, token from a queue that does not exist, bf16 on an int8-only configuration, pool window with POOL_NONE, reserved bits set)") \
-    X(BUF_RANGE, 3, "a UB, WB, VP or ACC row outside its buffer (address = the row)") \
+    X(BUF_RANGE, 3, "a UB, WB, VP or ACC row outside its buffer") \
     X(PROT_READ, 4, "a LOAD row outside every readable window (address = the row)") \
     X(PROT_WRITE, 5, "a STORE row outside every writable window (address = the row)") \
     X(BUS_ERROR, 6, "the memory system answered with an error (address = the beat or burst)") \
