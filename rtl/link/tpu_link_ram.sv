@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_link_ram: simple dual-port RAM (one write port, one registered read port) for the link buffers.
+`default_nettype none
+
+module tpu_link_ram #(
+  parameter int unsigned Width = 32,   // bits per word
+  parameter int unsigned Depth = 64    // words
+) (
+  input  logic                     clk_i,
+  input  logic                     we_i,
+  input  logic [$clog2(Depth)-1:0] waddr_i,
+  input  logic [Width-1:0]         wdata_i,
+  input  logic                     re_i,
+  input  logic [$clog2(Depth)-1:0] raddr_i,
+  output logic [Width-1:0]         rdata_o   // the word read in the previous cycle (re_i)
+);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [Width-1:0] rdata_q;
+
+  assign rdata_o = rdata_q;
+
+  // Not reset: a block RAM.  Reads and writes of the same word in one cycle never happen
+  // (the link engine uses the buffers one phase at a time).
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= wdata_i;
+    if (re_i) rdata_q <= mem_q[raddr_i];
+  end
+
+  // Assertions
+`ifndef SYNTHESIS
+  assert property (@(posedge clk_i) !we_i || 32'(waddr_i) < Depth)
+    else $error("tpu_link_ram: write beyond the RAM");
+  assert property (@(posedge clk_i) !re_i || 32'(raddr_i) < Depth)
+    else $error("tpu_link_ram: read beyond the RAM");
+`endif
+
+endmodule
+
+`default_nettype wire
