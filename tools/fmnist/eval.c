@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * eval.c - accuracy of the Fashion-MNIST CNN on the test set: the float
+ * network (the training tool's parameter file) and the int8 model (the
+ * project's model format) run with libpicotpu's naive kernels, which define
+ * what the device computes bit for bit.
+ *
+ *   eval --model MODEL [--float PARAMS] [--count N] [--data DIR]
+ *        [--max-drop POINTS] [--min-int8 PERCENT] [--json FILE]
+ *
+ * With --max-drop or --min-int8 it is a test: one PASS/FAIL line, exit code.
+ */
+#include "fmnist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "picotpu.h"
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: eval --model MODEL [--float PARAMS] [--count N] [--data DIR]\n"
+                    "            [--max-drop POINTS] [--min-int8 PERCENT] [--json FILE]\n");
+    exit(2);
+}
+
+static int argmax_i8(const int8_t *v, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (v[i] > v[best])
+            best = i;
+    return best;
+}
+
+int main(int argc, char **argv)
+{
+    const char *model_path = NULL, *float_path = NULL, *dir = NULL, *json = NULL;
+    int count = 10000;
+    double max_drop = -1.0, min_int8 = -1.0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            usage();
+        i++;
+        if (!strcmp(a, "--model")) model_path = v;
+        else if (!strcmp(a, "--float")) float_path = v;
+        else if (!strcmp(a, "--count")) count = atoi(v);
+        else if (!strcmp(a, "--data")) dir = v;
+        else if (!strcmp(a, "--max-drop")) max_drop = atof(v);
+        else if (!strcmp(a, "--min-int8")) min_int8 = atof(v);
+        else if (!strcmp(a, "--json")) json = v;
+        else usage();
+    }
+    if (!model_path || count < 1)
+        usage();
+    int is_test = max_drop >= 0.0 || min_int8 >= 0.0;
+    if (max_drop >= 0.0 && !float_path)
+        usage();
+
+    struct fm_set te;
+    if (fm_load(dir, "t10k", &te) != 0) {
+        printf("FAIL fmnist eval: cannot read the test set\n");
+        return 1;
+    }
+    if (count > te.n)
+        count = te.n;
+
+    ptpu_model *m = NULL;
+    int rc = ptpu_model_load(model_path, &m);
+    if (rc) {
+        printf("FAIL fmnist eval: %s: %s (%s)\n", model_path, ptpu_error_name(rc),
+               ptpu_last_error(NULL));
+        return 1;
+    }
+    struct ptpu_shape in, out;
+    rc = ptpu_model_io(m, &in, &out);
+    /* The image convention of docs/fmnist.md: q = pixel - 128. */
+    if (rc || in.h != FM_SIDE || in.w != FM_SIDE || in.c != 1 || in.zero_point != -128 ||
+        fabsf(in.scale * 255.0f - 1.0f) > 1e-6f || out.h * out.w * out.c != FM_CLASSES) {
+        printf("FAIL fmnist eval: %s: input %dx%dx%d (scale %g, zp %d), output %d values; "
+               "want 28x28x1 (1/255, -128) and 10\n",
+               model_path, in.h, in.w, in.c, in.scale, in.zero_point, out.h * out.w * out.c);
+        return 1;
+    }
+
+    struct fm_net net;
+    struct fm_acts acts;
+    int have_float = float_path != NULL;
+    if (have_float && (fm_net_init(&net) != 0 || fm_net_load(&net, float_path) != 0 ||
+                       fm_acts_init(&acts, &net) != 0)) {
+        printf("FAIL fmnist eval: cannot read %s\n", float_path);
+        return 1;
+    }
+
+    int ok_f = 0, ok_q = 0, agree = 0;
+    int conf[FM_CLASSES][FM_CLASSES];
+    memset(conf, 0, sizeof(conf));
+    int8_t qin[FM_PIXELS], qout[FM_CLASSES];
+    clock_t t0 = clock();
+    for (int i = 0; i < count; i++) {
+        const uint8_t *pix = te.pix + (size_t)i * FM_PIXELS;
+        int lab = te.label[i];
+        fm_quantize_image(pix, qin);
+        rc = ptpu_model_run_host(m, qin, qout);
+        if (rc) {
+            printf("FAIL fmnist eval: image %d: %s (%s)\n", i, ptpu_error_name(rc),
+                   ptpu_last_error(NULL));
+            return 1;
+        }
+        int pq = argmax_i8(qout, FM_CLASSES);
+        ok_q += pq == lab;
+        conf[lab][pq]++;
+        if (have_float) {
+            int pf = fm_forward(&net, pix, &acts);
+            ok_f += pf == lab;
+            agree += pf == pq;
+        }
+    }
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    double acc_q = 100.0 * ok_q / count, acc_f = 100.0 * ok_f / count;
+    printf("# %d test images (the first of t10k), %.1f s\n", count, secs);
+    printf("# confusion (rows: label, columns: int8 prediction)\n");
+    for (int r = 0; r < FM_CLASSES; r++) {
+        printf("#  %d:", r);
+        for (int c = 0; c < FM_CLASSES; c++)
+            printf(" %4d", conf[r][c]);
+        printf("\n");
+    }
+    if (have_float)
+        printf("float accuracy: %.2f %%\n", acc_f);
+    printf("int8 accuracy:  %.2f %% (%s, naive kernels)\n", acc_q, model_path);
+    if (have_float)
+        printf("int8 and float predictions agree on %.2f %% of the images\n",
+               100.0 * agree / count);
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) {
+            fprintf(stderr, "eval: cannot write %s\n", json);
+            return 1;
+        }
+        fprintf(f, "{\"images\": %d, \"int8_accuracy\": %.4f", count, acc_q / 100.0);
+        if (have_float)
+            fprintf(f, ", \"float_accuracy\": %.4f, \"agreement\": %.4f", acc_f / 100.0,
+                    (double)agree / count);
+        fprintf(f, "}\n");
+        fclose(f);
+    }
+    int pass = 1;
+    if (is_test) {
+        char why[256] = "";
+        if (max_drop >= 0.0 && acc_f - acc_q > max_drop) {
+            pass = 0;
+            snprintf(why, sizeof(why), ": int8 is %.2f points below float (limit %.2f)",
+                     acc_f - acc_q, max_drop);
+        }
+        if (min_int8 >= 0.0 && acc_q < min_int8) {
+            pass = 0;
+            snprintf(why, sizeof(why), ": int8 accuracy below %.2f %%", min_int8);
+        }
+        printf("%s fmnist eval: %d images, int8 %.2f %%", pass ? "PASS" : "FAIL", count, acc_q);
+        if (have_float)
+            printf(", float %.2f %% (drop %.2f points)", acc_f, acc_f - acc_q);
+        printf("%s\n", why);
+    }
+    ptpu_model_free(m);
+    if (have_float) {
+        fm_acts_free(&acts);
+        fm_net_free(&net);
+    }
+    fm_free(&te);
+    return pass ? 0 : 1;
+}
