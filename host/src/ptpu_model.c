@@ -302,6 +302,8 @@ void ptpu_model_destroy(struct ptpu_model *m)
 {
     if (!m)
         return;
+    if (m->cache_free)
+        m->cache_free(m);
     for (int i = 0; i < m->nops; i++) {
         free(m->op[i].m0);
         free(m->op[i].shift);
@@ -481,7 +483,6 @@ void ptpu_mb_free(ptpu_model_builder *mb)
     free(mb);
 }
 
-const char *ptpu_mb_error(const ptpu_model_builder *mb);
 const char *ptpu_mb_error(const ptpu_model_builder *mb)
 {
     return mb ? mb->err : "";
@@ -691,7 +692,6 @@ int ptpu_mb_output(ptpu_model_builder *mb, int tensor)
 }
 
 /* The builder's model as a standalone copy (the library's ptpu_model_from_builder). */
-int ptpu_mb_image(ptpu_model_builder *mb, uint8_t **buf, size_t *len);
 int ptpu_mb_image(ptpu_model_builder *mb, uint8_t **buf, size_t *len)
 {
     if (!mb || !mb->has_input || mb->m.nops < 1)

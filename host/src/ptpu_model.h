@@ -65,6 +65,9 @@ struct ptpu_model {
     uint8_t *blob;
     size_t blob_len;
     int output;         /* tensor id; the input is tensor 0 */
+    /* Compiled programs per device (host/src/ptpu_runtime.c), freed with the model. */
+    struct ptpu_mcache *cache;
+    void (*cache_free)(struct ptpu_model *m);
 };
 
 /* Parse a model file image.  On error returns a negative PTPU_ERR_* code and,
@@ -82,5 +85,9 @@ int ptpu_out_dim(int in, int k, int s, int d, int padding, int *p0, int *p1);
 void ptpu_act_range(int act, float scale, int zp, int *lo, int *hi);
 /* The ADD weights and multiplier (docs/model-format.md). */
 void ptpu_add_params(float sa, float sb, float so, int *ka, int *kb, int32_t *m0, int *shift);
+
+/* Builder internals used by the library and the tests. */
+int ptpu_mb_image(ptpu_model_builder *mb, uint8_t **buf, size_t *len);
+const char *ptpu_mb_error(const ptpu_model_builder *mb);
 
 #endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ptpu_runtime.h - libpicotpu internals: the device, its backends (one table
+ * of operations each) and the per-device caches.
+ */
+#ifndef PTPU_RUNTIME_H
+#define PTPU_RUNTIME_H
+
+#include <stdio.h>
+
+#include "picotpu.h"
+#include "ptpu_compile.h"
+
+struct ptpu_device;
+
+struct ptpu_run_status {
+    int state, fault;
+    uint32_t fault_pc, fault_addr;
+    uint64_t counters[PTPU_NUM_COUNTERS];
+};
+
+/* A backend.  Functions return 0 or a negative PTPU_ERR_* code and may set dev->err. */
+struct ptpu_backend_ops {
+    const char *name;
+    /* opts: the URI text after "name:" ("" when none); fills dev->info */
+    int (*open)(struct ptpu_device *dev, const char *opts);
+    void (*close)(struct ptpu_device *dev);
+    int (*mem_write)(struct ptpu_device *dev, uint32_t addr, const void *data, size_t len);
+    int (*mem_read)(struct ptpu_device *dev, uint32_t addr, void *data, size_t len);
+    /* start a program with every device address readable and writable */
+    int (*start)(struct ptpu_device *dev, uint32_t prog_addr, uint32_t ninsns);
+    int (*wait)(struct ptpu_device *dev, struct ptpu_run_status *st);
+};
+
+extern const struct ptpu_backend_ops ptpu_backend_ref;
+extern const struct ptpu_backend_ops ptpu_backend_sim;
+extern const struct ptpu_backend_ops ptpu_backend_usb;
+
+struct ptpu_alloc { uint32_t addr, len; };
+
+struct ptpu_device {
+    const struct ptpu_backend_ops *ops;
+    void *be;                       /* backend state */
+    struct ptpu_device_info info;
+    uint64_t serial;                /* matches model caches to this device */
+    char err[512];
+    struct ptpu_alloc *al;          /* sorted by address */
+    int nal, cal;
+    int running;
+    FILE *trace;
+    uint64_t trace_ts;
+    int trace_events;
+    struct ptpu_device *next;       /* list of open devices */
+};
+
+/* Set the device's detail message and return code. */
+int ptpu_dev_fail(struct ptpu_device *dev, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+struct ptpu_hw ptpu_dev_hw(const struct ptpu_device *dev);
+
+#endif
