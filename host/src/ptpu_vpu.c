@@ -40,7 +40,7 @@ int8_t ptpu_vpu_int8(uint32_t v, uint32_t bias, uint32_t m0, uint32_t shift, int
     int lo = (int8_t)(clamp_lo & 0xff), hi = (int8_t)(clamp_hi & 0xff);
     if (y < lo)
         y = lo;
-    if (y > hi)
+    else if (y > hi)
         y = hi;
     return (int8_t)y;
 }

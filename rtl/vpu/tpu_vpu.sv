@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// The vector unit: reduces windows of ACC rows (none, max, sum), adds the
+// bias and requantizes to int8 (TFLite) or rounds to bf16/fp32 with ReLU and
+// ReLU6, one result row per window, Lanes lanes per cycle.
+`default_nettype none
+
+module tpu_vpu #(
+  // Lanes of a row (the array size).
+  parameter int unsigned N = 16,
+  // 1: bf16 and fp32 outputs from fp32 ACC rows as well as int8; 0: int8 only
+  // (no floating-point logic is built).
+  parameter int unsigned EnableBf16 = 1,
+  // Lanes computed per cycle, a divisor of N: a row takes N/Lanes cycles.
+  // Fewer lanes, fewer multipliers (FPGA builds).
+  parameter int unsigned Lanes = N,
+  // Chunks per row and the width of a chunk index.
+  localparam int unsigned C = N / Lanes,
+  localparam int unsigned KW = (C > 1) ? $clog2(C) : 1,
+  // Result bits held per lane.
+  localparam int unsigned OW = (EnableBf16 != 0) ? 32 : 8
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // Configuration of the current ACTIVATE: stable from the first input row
+  // until busy_o falls.
+  input  logic [1:0]      cfg_out_i,    // tpu_isa_pkg out enumeration: INT8, BF16, FP32
+  input  logic [1:0]      cfg_pool_i,   // NONE, MAX, SUM
+  input  logic            cfg_relu_i,
+  input  logic            cfg_relu6_i,
+  input  logic [7:0]      cfg_zp_out_i,
+  input  logic [7:0]      cfg_clamp_lo_i,
+  input  logic [7:0]      cfg_clamp_hi_i,
+  input  logic [N*32-1:0] bias_i,       // VP rows, stable likewise
+  input  logic [N*32-1:0] m0_i,
+  input  logic [N*32-1:0] shift_i,
+  // ACC rows in window order.
+  input  logic            s_valid_i,
+  output logic            s_ready_o,
+  input  logic [N*32-1:0] s_data_i,
+  input  logic            s_first_i,    // first row of a window
+  input  logic            s_last_i,     // last row of a window (a 1x1 window has both)
+  // One result per window, in order.  INT8: byte c at [8c +: 8]; BF16:
+  // halfword c at [16c +: 16]; FP32: word c at [32c +: 32]; upper bits 0.
+  output logic            m_valid_o,
+  input  logic            m_ready_i,
+  output logic [N*32-1:0] m_data_o,
+  // A row or a result is inside the unit (or a window is open).
+  output logic            busy_o
+);
+
+  localparam logic [KW-1:0] LastK = KW'(C - 1);
+
+  // The whole pipeline advances together unless a result waits at the output.
+  logic adv;
+  assign adv = !m_valid_q || m_ready_i;
+
+  // ---------------------------------------------------------------------------
+  // Input register: a row waits here while its N/Lanes chunks are reduced.
+  logic              in_valid_q, in_first_q, in_last_q, win_open_q;
+  logic              in_valid_d, win_open_d;
+  logic [N*32-1:0]   in_q;
+  logic [KW-1:0]     k_q, k_d;
+  logic              in_step, in_done, s_fire;
+
+  assign in_step   = in_valid_q && adv;
+  assign in_done   = (k_q == LastK);
+  assign s_ready_o = !in_valid_q || (adv && in_done);
+  assign s_fire    = s_valid_i && s_ready_o;
+
+  always_comb begin
+    in_valid_d = in_valid_q;
+    k_d        = k_q;
+    win_open_d = win_open_q;
+    if (in_step) begin
+      k_d = in_done ? '0 : k_q + 1'b1;
+      if (in_done) begin
+        in_valid_d = 1'b0;
+        win_open_d = !in_last_q;
+      end
+    end
+    if (s_fire) in_valid_d = 1'b1;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (s_fire) begin
+      in_q       <= s_data_i;
+      in_first_q <= s_first_i;
+      in_last_q  <= s_last_i;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Stage valids and chunk indices: P0 (reduced value) .. P3, then the output.
+  logic          p0_valid_q, p1_valid_q, p2_valid_q, p3_valid_q, m_valid_q;
+  logic [KW-1:0] p0_k_q, p1_k_q, p2_k_q, p3_k_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_valid_q <= 1'b0;
+      win_open_q <= 1'b0;
+      k_q        <= '0;
+      p0_valid_q <= 1'b0;
+      p1_valid_q <= 1'b0;
+      p2_valid_q <= 1'b0;
+      p3_valid_q <= 1'b0;
+      m_valid_q  <= 1'b0;
+    end else begin
+      in_valid_q <= in_valid_d;
+      win_open_q <= win_open_d;
+      k_q        <= k_d;
+      if (adv) begin
+        p0_valid_q <= in_valid_q && in_last_q;
+        p1_valid_q <= p0_valid_q;
+        p2_valid_q <= p1_valid_q;
+        p3_valid_q <= p2_valid_q;
+        m_valid_q  <= p3_valid_q && (p3_k_q == LastK);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (adv) begin
+      p0_k_q <= k_q;
+      p1_k_q <= p0_k_q;
+      p2_k_q <= p1_k_q;
+      p3_k_q <= p2_k_q;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Lanes.  Chunk k covers channels k*Lanes .. k*Lanes+Lanes-1.
+  logic              fp, bf16;
+  logic [Lanes*32-1:0] x_chunk, acc_chunk, red_chunk, bias_chunk, m0_chunk;
+  logic [Lanes*6-1:0]  sh1_chunk, sh3_chunk;
+  logic [Lanes*OW-1:0] res_chunk;
+  logic [N*32-1:0]     red_q;
+  logic [N*OW-1:0]     out_q;
+
+  assign fp   = (EnableBf16 != 0) && (cfg_out_i != 2'd0);
+  assign bf16 = (cfg_out_i == 2'd1);
+
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      x_chunk[l*32 +: 32]   = in_q[(32'(k_q) * Lanes + l) * 32 +: 32];
+      acc_chunk[l*32 +: 32] = red_q[(32'(k_q) * Lanes + l) * 32 +: 32];
+      bias_chunk[l*32 +: 32] = bias_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
+      sh1_chunk[l*6 +: 6]   = shift_i[(32'(p0_k_q) * Lanes + l) * 32 +: 6];
+      m0_chunk[l*32 +: 32]  = m0_i[(32'(p1_k_q) * Lanes + l) * 32 +: 32];
+      sh3_chunk[l*6 +: 6]   = shift_i[(32'(p3_k_q) * Lanes + l) * 32 +: 6];
+    end
+  end
+
+  for (genvar l = 0; l < Lanes; l++) begin : g_lane
+    tpu_vpu_lane #(
+      .EnableBf16 (EnableBf16)
+    ) u_lane (
+      .clk_i    (clk_i),
+      .en_i     (adv),
+      .fp_i     (fp),
+      .bf16_i   (bf16),
+      .pool_i   (cfg_pool_i),
+      .relu_i   (cfg_relu_i),
+      .relu6_i  (cfg_relu6_i),
+      .zp_i     (cfg_zp_out_i),
+      .lo_i     (cfg_clamp_lo_i),
+      .hi_i     (cfg_clamp_hi_i),
+      .first_i  (in_first_q),
+      .x_i      (x_chunk[l*32 +: 32]),
+      .acc_i    (acc_chunk[l*32 +: 32]),
+      .red_o    (red_chunk[l*32 +: 32]),
+      .bias_i   (bias_chunk[l*32 +: 32]),
+      .shift1_i (sh1_chunk[l*6 +: 6]),
+      .m0_i     (m0_chunk[l*32 +: 32]),
+      .shift3_i (sh3_chunk[l*6 +: 6]),
+      .res_o    (res_chunk[l*OW +: OW])
+    );
+  end
+
+  // Partial window sums and maxima, written back chunk by chunk.
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < C; k++) begin
+      if (in_step && k_q == KW'(k)) red_q[k*Lanes*32 +: Lanes*32] <= red_chunk;
+    end
+  end
+
+  // Results gather into the output row; it is offered when the last chunk is in.
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < C; k++) begin
+      if (adv && p3_valid_q && p3_k_q == KW'(k)) out_q[k*Lanes*OW +: Lanes*OW] <= res_chunk;
+    end
+  end
+
+  if (EnableBf16 != 0) begin : g_out_fp
+    always_comb begin
+      m_data_o = '0;
+      for (int unsigned c = 0; c < N; c++) begin
+        if (!fp)       m_data_o[c*8 +: 8]   = out_q[c*32 +: 8];
+        else if (bf16) m_data_o[c*16 +: 16] = out_q[c*32 +: 16];
+        else           m_data_o[c*32 +: 32] = out_q[c*32 +: 32];
+      end
+    end
+  end else begin : g_out_int
+    assign m_data_o = {{(N*24){1'b0}}, out_q};
+  end
+
+  assign m_valid_o = m_valid_q;
+  assign busy_o    = in_valid_q || win_open_q || p0_valid_q || p1_valid_q || p2_valid_q ||
+                     p3_valid_q || m_valid_q;
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+`ifndef SYNTHESIS
+  initial begin
+    if (Lanes == 0 || N % Lanes != 0) $error("tpu_vpu: Lanes (%0d) must divide N (%0d)", Lanes, N);
+  end
+  // Windows: the row after a last row is a first row, and only then.
+  logic expect_first_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     expect_first_q <= 1'b1;
+    else if (s_fire) expect_first_q <= s_last_i;
+  end
+  a_window: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      s_fire |-> (s_first_i == expect_first_q))
+    else $error("tpu_vpu: s_first_i does not follow the windows (a first row after a last row)");
+  a_pool_none: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (s_fire && cfg_pool_i == 2'd0) |-> (s_first_i && s_last_i))
+    else $error("tpu_vpu: POOL_NONE with a window of more than one row");
+  // An immediate assertion: Verilator 5.006 miscompiles the sampled copies of
+  // vectors this wide that a concurrent property ($stable) would need.
+  localparam int unsigned CfgW = 3 * N * 32 + 30;
+  logic [CfgW-1:0] cfg_now, cfg_prev_q;
+  logic            busy_prev_q;
+  assign cfg_now = {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i,
+                    cfg_clamp_lo_i, cfg_clamp_hi_i, bias_i, m0_i, shift_i};
+  always_ff @(posedge clk_i) begin
+    cfg_prev_q  <= cfg_now;
+    busy_prev_q <= busy_o;
+    if (rst_ni && busy_o && busy_prev_q) begin
+      a_cfg_stable: assert (cfg_now == cfg_prev_q)
+        else $error("tpu_vpu: configuration or VP rows changed while busy");
+    end
+  end
+  a_no_fp: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (s_fire && EnableBf16 == 0) |-> (cfg_out_i == 2'd0))
+    else $error("tpu_vpu: fp output in an int8-only configuration");
+  a_m_hold: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (m_valid_o && !m_ready_i) |=> m_valid_o)
+    else $error("tpu_vpu: result withdrawn");
+`endif
+
+endmodule

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// One lane of the vector unit: the window reduction (combinational) and the
+// four-stage pipeline that adds the bias and requantizes (int8) or rounds
+// (bf16/fp32) one 32-bit ACC value.  docs/vpu.md has the stage diagram.
+`default_nettype none
+
+module tpu_vpu_lane #(
+  // 1: fp32 reduction, bias, ReLU/ReLU6 and fp32 -> bf16 as well as int8; 0: int8 only
+  // (the floating-point logic is not built).
+  parameter int unsigned EnableBf16 = 1,
+  // Result bits: fp32 words need 32, int8 bytes 8.
+  localparam int unsigned OW = (EnableBf16 != 0) ? 32 : 8
+) (
+  input  logic          clk_i,
+  input  logic          en_i,       // advance the pipeline one stage
+  // Configuration of the instruction (stable while it runs).
+  input  logic          fp_i,       // ACC holds fp32 (BF16 or FP32 output); else int32
+  input  logic          bf16_i,     // round the fp32 result to bf16 (with fp_i)
+  input  logic [1:0]    pool_i,
+  input  logic          relu_i,
+  input  logic          relu6_i,
+  input  logic [7:0]    zp_i,
+  input  logic [7:0]    lo_i,
+  input  logic [7:0]    hi_i,
+  // Reduction: red_o = first_i ? x_i : op(acc_i, x_i); v_q loads red_o on en_i.
+  input  logic          first_i,
+  input  logic [31:0]   x_i,
+  input  logic [31:0]   acc_i,
+  output logic [31:0]   red_o,
+  // Parameters of the element in each stage: v_q (bias, left shift), s1_q
+  // (multiplier), s3_q (right shift).  Shifts are the low 6 bits of the VP word.
+  input  logic [31:0]   bias_i,
+  input  logic [5:0]    shift1_i,
+  input  logic [31:0]   m0_i,
+  input  logic [5:0]    shift3_i,
+  // The result of the element in s3_q: int8 byte, bf16 halfword or fp32 word.
+  output logic [OW-1:0] res_o
+);
+
+  localparam logic [31:0] Fp32Six = 32'h40c0_0000;
+  localparam logic [31:0] IntMin  = 32'h8000_0000;
+
+  // Shift amounts: the low 6 bits as a signed value, -32 clamped to -31.
+  function automatic logic [4:0] left_of(input logic [5:0] s);
+    left_of = s[5] ? 5'd0 : s[4:0];
+  endfunction
+  function automatic logic [4:0] right_of(input logic [5:0] s);
+    logic [4:0] neg;
+    neg = 5'd0 - s[4:0];
+    if (!s[5])                  right_of = 5'd0;
+    else if (s == 6'b10_0000)   right_of = 5'd31;
+    else                        right_of = neg;
+  endfunction
+
+  logic fp;
+  assign fp = (EnableBf16 != 0) && fp_i;
+
+  // ---------------------------------------------------------------------------
+  // Reduction.  int32: wrapping sum, signed max.
+  logic [31:0] int_red, fp_red;
+  always_comb begin
+    int_red = acc_i + x_i;
+    if (pool_i == 2'd1) int_red = ($signed(x_i) > $signed(acc_i)) ? x_i : acc_i;
+  end
+  assign red_o = (first_i || pool_i == 2'd0) ? x_i : (fp ? fp_red : int_red);
+
+  // ---------------------------------------------------------------------------
+  // Pipeline registers (datapath: not reset).  The int8 and fp paths share them.
+  //   v_q:  reduced value
+  //   s1_q: int: (v + bias) << left          fp: v + bias (fp32)
+  //   s2_q: int: product bits 63:30, mm_q    fp: after ReLU/ReLU6
+  //   s3_q: int: SaturatingRoundingDoublingHighMul    fp: result word
+  logic [31:0] v_q, s1_q, s3_q;
+  logic [33:0] s2_q;
+  logic        mm_q;
+
+  logic [31:0] int_s1, fp_s1, fp_s2, fp_s3, int_s3;
+  logic [63:0] prod;
+  logic [33:0] s2_d;
+
+  assign int_s1 = (v_q + bias_i) << left_of(shift1_i);
+  assign prod   = 64'($signed(s1_q) * $signed(m0_i));
+  assign s2_d   = fp ? {2'b00, fp_s2} : prod[63:30];
+
+  // SRDHM: with nudge = p >= 0 ? 2^30 : 1 - 2^30, (p + nudge) / 2^31 truncated
+  // toward zero equals floor((p + 2^30) / 2^31) for both signs of p; the low 30
+  // bits of p cannot carry into bit 30, so only p[63:30] is kept.
+  logic [33:0] s2_inc;
+  assign s2_inc = s2_q + 34'd1;
+  assign int_s3 = mm_q ? 32'h7fff_ffff : s2_inc[32:1];
+  // Bits that cannot change the result: the low product bits (above), the
+  // carry out of the increment (the result fits 32 bits except for mm_q) and
+  // the bit shifted out.
+  logic unused_bits;
+  assign unused_bits = ^{prod[29:0], s2_inc[33], s2_inc[0]};
+
+  always_ff @(posedge clk_i) begin
+    if (en_i) begin
+      v_q  <= red_o;
+      s1_q <= fp ? fp_s1 : int_s1;
+      s2_q <= s2_d;
+      mm_q <= (s1_q == IntMin) && (m0_i == IntMin);
+      s3_q <= fp ? fp_s3 : int_s3;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Output stage (combinational from s3_q): RoundingDivideByPOT, + zp_out
+  // without overflow, clamp.
+  logic [4:0]         right;
+  logic [31:0]        mask, rem, thresh, rdb;
+  logic signed [32:0] y;
+  logic [7:0]         y8;
+  always_comb begin
+    right  = right_of(shift3_i);
+    mask   = ~(32'hffff_ffff << right);
+    rem    = s3_q & mask;
+    thresh = (mask >> 1) + {31'd0, s3_q[31]};
+    rdb    = 32'($signed(s3_q) >>> right) + {31'd0, rem > thresh};
+    y      = $signed({rdb[31], rdb}) + $signed({{25{zp_i[7]}}, zp_i});
+    if (y < $signed({{25{lo_i[7]}}, lo_i}))      y8 = lo_i;
+    else if (y > $signed({{25{hi_i[7]}}, hi_i})) y8 = hi_i;
+    else                                         y8 = y[7:0];
+  end
+
+  // ---------------------------------------------------------------------------
+  // Floating point (bf16 configurations only).
+  if (EnableBf16 != 0) begin : g_fp
+    logic        a_nan, b_nan, a_zero, b_zero, b_gt;
+    logic [30:0] a_mag, b_mag;
+    logic [31:0] fmax;
+    always_comb begin
+      // Max: subnormals count as zero of their sign; +-0 compare equal; the
+      // first value wins ties; any NaN gives the canonical NaN.
+      a_nan  = (acc_i[30:23] == 8'hff) && (acc_i[22:0] != 23'd0);
+      b_nan  = (x_i[30:23] == 8'hff) && (x_i[22:0] != 23'd0);
+      a_zero = (acc_i[30:23] == 8'd0);
+      b_zero = (x_i[30:23] == 8'd0);
+      a_mag  = a_zero ? 31'd0 : acc_i[30:0];
+      b_mag  = b_zero ? 31'd0 : x_i[30:0];
+      if (a_zero && b_zero)                      b_gt = 1'b0;
+      else if ((acc_i[31] && !a_zero) != (x_i[31] && !b_zero)) b_gt = acc_i[31] && !a_zero;
+      else if (acc_i[31] && !a_zero)             b_gt = b_mag < a_mag;
+      else                                       b_gt = b_mag > a_mag;
+      if (a_nan || b_nan) fmax = tpu_fp_pkg::Fp32QNaN;
+      else                fmax = b_gt ? x_i : acc_i;
+    end
+    assign fp_red = (pool_i == 2'd1) ? fmax : tpu_fp_pkg::fp32_add(acc_i, x_i);
+    assign fp_s1  = tpu_fp_pkg::fp32_add(v_q, bias_i);
+
+    logic s1_nan;
+    always_comb begin
+      s1_nan = (s1_q[30:23] == 8'hff) && (s1_q[22:0] != 23'd0);
+      fp_s2  = s1_q;
+      if (!s1_nan && relu_i && s1_q[31])                     fp_s2 = 32'd0;
+      if (!s1_nan && relu6_i && !s1_q[31] && s1_q > Fp32Six) fp_s2 = Fp32Six;
+    end
+    assign fp_s3 = bf16_i ? {16'd0, tpu_fp_pkg::fp32_to_bf16(s2_q[31:0])} : s2_q[31:0];
+    assign res_o = fp ? s3_q : {24'd0, y8};
+  end else begin : g_int
+    assign fp_red = '0;
+    assign fp_s1  = '0;
+    assign fp_s2  = '0;
+    assign fp_s3  = '0;
+    assign res_o  = y8;
+    // The fp controls have no function without the fp datapath.
+    logic unused_fp;
+    assign unused_fp = ^{fp_i, bf16_i, relu_i, relu6_i};
+  end
+
+endmodule

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: Apache-2.0
+# VPU: models per configuration, the testbench, lint and tests.
+VPU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/vpu/tpu_vpu_lane.sv rtl/vpu/tpu_vpu.sv
+VPU_TB := tests/vpu/tb_vpu.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
+VPU_TB_DEPS := host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h
+
+# name:N:EnableBf16:Lanes - every configuration the VPU is tested in (sim16's
+# unit, the iCEBreaker's, the ULX3S's with a quarter of the lanes, and a
+# chunked bf16 one).  Lint also covers the ULX3S's at full width and one lane.
+VPU_CONFIGS := v16:16:1:16 v4i:4:0:4 v16il4:16:0:4 v8l2:8:1:2
+VPU_LINT_ONLY := v16i:16:0:16 v4il1:4:0:1 v32:32:1:32
+
+vpu_f = $(word $(2),$(subst :, ,$(1)))
+vpu_params = N=$(call vpu_f,$(1),2) EnableBf16=$(call vpu_f,$(1),3) Lanes=$(call vpu_f,$(1),4)
+define vpu_config
+$(eval $(call tb_model,vpu_$(call vpu_f,$(1),1),tpu_vpu,$(VPU_RTL),$(addprefix -G,$(call vpu_params,$(1)))))
+$(eval $(call tb_prog,tb_vpu_$(call vpu_f,$(1),1),vpu_$(call vpu_f,$(1),1),$(VPU_TB)))
+$(eval $(call lint_config,vpu_$(call vpu_f,$(1),1),tpu_vpu,$(VPU_RTL),$(call vpu_params,$(1))))
+endef
+$(foreach c,$(VPU_CONFIGS),$(eval $(call vpu_config,$(c))))
+$(foreach c,$(VPU_LINT_ONLY),$(eval $(call lint_config,vpu_$(call vpu_f,$(c),1),tpu_vpu,$(VPU_RTL),$(call vpu_params,$(c)))))
+$(foreach c,$(VPU_CONFIGS),$(eval $(tb_vpu_$(call vpu_f,$(c),1)_BIN): $(VPU_TB_DEPS)))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_vpu_%: TB_PROG_CFLAGS := -Ihost/src -Ihost/include
+
+VPU_TESTS := $(foreach c,$(VPU_CONFIGS),test-vpu-$(call vpu_f,$(c),1))
+TEST_TARGETS += $(VPU_TESTS)
+.PHONY: $(VPU_TESTS)
+$(foreach c,$(VPU_CONFIGS),$(eval test-vpu-$(call vpu_f,$(c),1): $(tb_vpu_$(call vpu_f,$(c),1)_BIN)))
+$(VPU_TESTS): test-vpu-%:
+	@$(call run_test,vpu_$*,$< --bf16 $(call vpu_f,$(filter $*:%,$(VPU_CONFIGS)),3) \
+	  $(if $(VPU_SCALE),--scale $(VPU_SCALE)) $(if $(SEED),--seed $(SEED)))
