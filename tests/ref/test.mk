@@ -13,12 +13,24 @@ build/ref/tb_ref: tests/ref/tb_ref.c $(REF_LIB_SRCS) $(REF_HDRS)
 build/ref/tb_ref_asan: tests/ref/tb_ref.c $(REF_LIB_SRCS) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(REF_CFLAGS) $(REF_SAN) -o $@ tests/ref/tb_ref.c $(REF_LIB_SRCS) -lm
-TB_PROGS += build/ref/tb_ref build/ref/tb_ref_asan
+PROGEN_SRCS := tests/soc/progen.c
+PROGEN_HDRS := tests/soc/progen.h
+build/ref/tb_progen: tests/ref/tb_progen.c $(PROGEN_SRCS) $(PROGEN_HDRS) $(REF_LIB_SRCS) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(REF_CFLAGS) -Itests/soc -O2 -o $@ tests/ref/tb_progen.c $(PROGEN_SRCS) $(REF_LIB_SRCS) -lm
+build/ref/tb_progen_asan: tests/ref/tb_progen.c $(PROGEN_SRCS) $(PROGEN_HDRS) $(REF_LIB_SRCS) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(REF_CFLAGS) -Itests/soc $(REF_SAN) -o $@ tests/ref/tb_progen.c $(PROGEN_SRCS) $(REF_LIB_SRCS) -lm
+TB_PROGS += build/ref/tb_ref build/ref/tb_ref_asan build/ref/tb_progen build/ref/tb_progen_asan
 
-REF_TESTS := test-ref test-ref-asan
+REF_TESTS := test-ref test-ref-asan test-ref-progen test-ref-progen-asan
 TEST_TARGETS += $(REF_TESTS)
 .PHONY: $(REF_TESTS)
 test-ref: build/ref/tb_ref
 	@$(call run_test,ref,$< --iters 400 $(if $(SEED),--seed $(SEED)))
 test-ref-asan: build/ref/tb_ref_asan
 	@$(call run_test,ref_asan,$< --iters 60 $(if $(SEED),--seed $(SEED)))
+test-ref-progen: build/ref/tb_progen
+	@$(call run_test,ref_progen,$< --iters 500 $(if $(SEED),--seed $(SEED)))
+test-ref-progen-asan: build/ref/tb_progen_asan
+	@$(call run_test,ref_progen_asan,$< --iters 60 $(if $(SEED),--seed $(SEED)))
