@@ -3,7 +3,7 @@
 include host/host.mk
 
 HOST_TEST_CFLAGS := $(HOST_CFLAGS) -Itests/host
-HOST_TESTS := test_ops
+HOST_TESTS := test_ops test_model test_errors
 HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))
 HOST_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 HOST_SAN_BINS := $(addprefix $(HOST_BUILD)/san/,$(HOST_TESTS))
@@ -17,9 +17,23 @@ $(HOST_BUILD)/san/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_SRCS)
 	$(HOST_CC) $(HOST_TEST_CFLAGS) -O1 $(HOST_SAN_FLAGS) $< $(HOST_SRCS) -o $@ $(HOST_LDLIBS)
 
 TB_PROGS += $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI)
-.PHONY: test-host-ops test-host-ops-san
-TEST_TARGETS += test-host-ops test-host-ops-san
+HOST_RUN_TESTS := test-host-ops test-host-ops-ib test-host-model test-host-errors \
+                  test-host-ops-san test-host-model-san test-host-errors-san
+.PHONY: $(HOST_RUN_TESTS)
+TEST_TARGETS += $(HOST_RUN_TESTS)
+HOST_SEED = $(if $(SEED),--seed $(SEED))
+# thousands of random operations on sim16 and on the iCEBreaker's 4 x 4 int8 array
 test-host-ops: $(HOST_BUILD)/test_ops
-	@$(call run_test,host_ops,$< --iters 400 $(if $(SEED),--seed $(SEED)))
+	@$(call run_test,host_ops,$< --iters 1500 $(HOST_SEED))
+test-host-ops-ib: $(HOST_BUILD)/test_ops
+	@$(call run_test,host_ops_ib,$< --device ref:config=icebreaker --iters 600 $(HOST_SEED))
+test-host-model: $(HOST_BUILD)/test_model
+	@$(call run_test,host_model,$< $(HOST_SEED))
+test-host-errors: $(HOST_BUILD)/test_errors
+	@$(call run_test,host_errors,$< $(HOST_SEED))
 test-host-ops-san: $(HOST_BUILD)/san/test_ops
-	@$(call run_test,host_ops_san,$< --iters 60 $(if $(SEED),--seed $(SEED)))
+	@$(call run_test,host_ops_san,$< --iters 300 $(HOST_SEED))
+test-host-model-san: $(HOST_BUILD)/san/test_model
+	@$(call run_test,host_model_san,$< $(HOST_SEED))
+test-host-errors-san: $(HOST_BUILD)/san/test_errors
+	@$(call run_test,host_errors_san,$< $(HOST_SEED))

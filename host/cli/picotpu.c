@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * picotpu - command-line tool of libpicotpu (docs/runtime.md).
+ *
+ *   picotpu [--device URI] [--trace FILE] info
+ *   picotpu [--device URI] [--trace FILE] run MODEL INPUT   (INPUT: raw int8 NHWC, or
+ *                                                         "random")
+ *   picotpu [--device URI] [--trace FILE] gemm M N K
+ *   picotpu [--device URI] [--trace FILE] bench
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "picotpu.h"
+#include "ptpu_arith.h"
+#include "ptpu_kernels.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: picotpu [--device URI] [--trace FILE] COMMAND\n"
+            "  info                 the device and its configuration\n"
+            "  run MODEL INPUT      run a .ptpm model on INPUT (raw int8 NHWC bytes, or\n"
+            "                       'random'); prints the output and checks it against the\n"
+            "                       host's naive kernels\n"
+            "  gemm M N K           a random int8 GEMM: cycles, MXU utilization, check\n"
+            "  bench                standard GEMM and convolution shapes\n"
+            "URI: ref, ref:config=NAME, sim[:config=NAME,trace=FILE], usb[:serial=S]\n");
+    return 2;
+}
+
+static void print_counters(const struct ptpu_counters *c)
+{
+    static const char *const names[] = {
+#define X(name, idx, desc) #name,
+        PTPU_COUNTER_LIST(X)
+#undef X
+    };
+    for (int i = 0; i < PTPU_NUM_COUNTERS; i++)
+        printf("  %-22s %llu\n", names[i], (unsigned long long)c->c[i]);
+    printf("  %-22s %.1f %%\n", "MXU utilization", 100.0 * c->utilization);
+}
+
+static int fail(ptpu_device *dev, int rc, const char *what)
+{
+    fprintf(stderr, "picotpu: %s: %s (%s)\n", what, ptpu_error_name(rc),
+            *ptpu_last_error(dev) ? ptpu_last_error(dev) : ptpu_strerror(rc));
+    return 1;
+}
+
+static int cmd_info(ptpu_device *dev)
+{
+    struct ptpu_device_info i;
+    ptpu_device_info(dev, &i);
+    printf("libpicotpu API %d.%d\n", PTPU_API_VERSION >> 16, PTPU_API_VERSION & 0xffff);
+    printf("backend        %s\nconfiguration  %s\narray          %d x %d (int8%s)\n", i.backend,
+           i.config, i.n, i.n, i.bf16 ? ", bf16" : "");
+    printf("UB rows        %d\nWB rows        %d\nACC rows       %d\nVP rows        %d\n"
+           "memory         %u KB\n",
+           i.ub_rows, i.wb_rows, i.acc_rows, i.vp_rows, i.mem_kb);
+    return 0;
+}
+
+static uint64_t rng = 0x1234567;
+static int8_t rnd8(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (int8_t)(rng >> 56);
+}
+
+static int run_gemm(ptpu_device *dev, int M, int N, int K, int check, struct ptpu_counters *c)
+{
+    int8_t *A = malloc((size_t)M * K), *B = malloc((size_t)K * N);
+    int8_t *C = malloc((size_t)M * N), *R = check ? malloc((size_t)M * N) : NULL;
+    int32_t *m0 = malloc(4 * (size_t)N), *sh = malloc(4 * (size_t)N), *bias = malloc(4 * (size_t)N);
+    if (!A || !B || !C || !m0 || !sh || !bias || (check && !R)) {
+        fprintf(stderr, "picotpu: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < (size_t)M * K; i++)
+        A[i] = rnd8();
+    for (size_t i = 0; i < (size_t)K * N; i++) {
+        B[i] = rnd8();
+        if (B[i] == -128)
+            B[i] = -127;
+    }
+    for (int j = 0; j < N; j++) {
+        int s;
+        ptpu_quantize_multiplier(1.0 / (64.0 * K), &m0[j], &s);
+        sh[j] = s;
+        bias[j] = rnd8() * 100;
+    }
+    struct ptpu_quant q = {bias, m0, sh, -5, -128, 127};
+    int rc = ptpu_gemm_i8(dev, M, N, K, A, 3, B, &q, C, c);
+    if (!rc && check) {
+        ptpu_k_gemm_i8(M, N, K, A, 3, B, &q, R);
+        size_t bad = 0;
+        for (size_t i = 0; i < (size_t)M * N; i++)
+            bad += C[i] != R[i];
+        printf("check against the naive kernel: %s (%zu of %zu differ)\n",
+               bad ? "MISMATCH" : "identical", bad, (size_t)M * N);
+        if (bad)
+            rc = PTPU_ERR_DEVICE;
+    }
+    free(A);
+    free(B);
+    free(C);
+    free(R);
+    free(m0);
+    free(sh);
+    free(bias);
+    return rc;
+}
+
+static int cmd_gemm(ptpu_device *dev, int M, int N, int K)
+{
+    struct ptpu_counters c;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = run_gemm(dev, M, N, K, 1, &c);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc)
+        return fail(dev, rc, "gemm");
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("int8 GEMM %d x %d x %d: %.3f s wall\n", M, N, K, secs);
+    print_counters(&c);
+    return 0;
+}
+
+static int cmd_bench(ptpu_device *dev)
+{
+    static const int shapes[][3] = {{256, 256, 256}, {512, 512, 512}, {128, 768, 768},
+                                    {128, 3072, 768}, {49, 512, 4608}};
+    printf("%-18s %12s %12s %8s\n", "int8 GEMM MxNxK", "cycles", "MXU rows", "util");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        struct ptpu_counters c;
+        int rc = run_gemm(dev, shapes[i][0], shapes[i][1], shapes[i][2], 0, &c);
+        if (rc)
+            return fail(dev, rc, "bench");
+        char name[32];
+        snprintf(name, sizeof(name), "%dx%dx%d", shapes[i][0], shapes[i][1], shapes[i][2]);
+        printf("%-18s %12llu %12llu %7.1f%%\n", name, (unsigned long long)c.c[PTPU_CNT_CYCLES],
+               (unsigned long long)c.c[PTPU_CNT_MXU_ROWS], 100.0 * c.utilization);
+    }
+    return 0;
+}
+
+static int cmd_run(ptpu_device *dev, const char *path, const char *input)
+{
+    ptpu_model *m;
+    int rc = ptpu_model_load(path, &m);
+    if (rc)
+        return fail(NULL, rc, "load");
+    struct ptpu_shape si, so;
+    ptpu_model_io(m, &si, &so);
+    size_t ni = (size_t)si.h * si.w * si.c, no = (size_t)so.h * so.w * so.c;
+    int8_t *in = malloc(ni), *out = malloc(no), *ref = malloc(no);
+    if (!strcmp(input, "random")) {
+        for (size_t i = 0; i < ni; i++)
+            in[i] = rnd8();
+    } else {
+        FILE *f = fopen(input, "rb");
+        size_t got = f ? fread(in, 1, ni, f) : 0;
+        if (f)
+            fclose(f);
+        if (got != ni) {
+            fprintf(stderr, "picotpu: %s: need %zu bytes (%dx%dx%d int8), got %zu\n", input, ni,
+                    si.h, si.w, si.c, got);
+            return 1;
+        }
+    }
+    struct ptpu_counters c;
+    rc = ptpu_model_run(dev, m, in, out, &c);
+    if (rc)
+        return fail(dev, rc, "run");
+    ptpu_model_run_host(m, in, ref);
+    int best = 0;
+    printf("output %dx%dx%d (scale %g, zero point %d):\n", so.h, so.w, so.c, (double)so.scale,
+           so.zero_point);
+    for (size_t i = 0; i < no; i++) {
+        if (i < 64)
+            printf("  [%zu] %4d  %9.4f\n", i, out[i],
+                   (double)so.scale * (out[i] - so.zero_point));
+        if (out[i] > out[best])
+            best = (int)i;
+    }
+    printf("argmax %d\ncheck against the naive kernels: %s\n", best,
+           memcmp(out, ref, no) ? "MISMATCH" : "identical");
+    print_counters(&c);
+    int bad = memcmp(out, ref, no) != 0;
+    free(in);
+    free(out);
+    free(ref);
+    ptpu_model_free(m);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const char *uri = "ref", *trace = NULL;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--device") && i + 1 < argc)
+            uri = argv[++i];
+        else if (!strcmp(argv[i], "--trace") && i + 1 < argc)
+            trace = argv[++i];
+        else
+            return usage();
+    }
+    if (i >= argc)
+        return usage();
+    const char *cmd = argv[i++];
+    ptpu_device *dev;
+    int rc = ptpu_open(uri, &dev);
+    if (rc)
+        return fail(NULL, rc, uri);
+    if (trace && (rc = ptpu_trace_open(dev, trace)))
+        return fail(dev, rc, "trace");
+    int ret;
+    if (!strcmp(cmd, "info") && i == argc)
+        ret = cmd_info(dev);
+    else if (!strcmp(cmd, "run") && i + 2 == argc)
+        ret = cmd_run(dev, argv[i], argv[i + 1]);
+    else if (!strcmp(cmd, "gemm") && i + 3 == argc && atoi(argv[i]) > 0 &&
+             atoi(argv[i + 1]) > 0 && atoi(argv[i + 2]) > 0)
+        ret = cmd_gemm(dev, atoi(argv[i]), atoi(argv[i + 1]), atoi(argv[i + 2]));
+    else if (!strcmp(cmd, "bench") && i == argc)
+        ret = cmd_bench(dev);
+    else
+        ret = usage();
+    ptpu_close(dev);
+    return ret;
+}
