@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_core_compute: the compute engine: MATMUL (UB -> MXU -> ACC) and ACTIVATE
+// (ACC -> vector unit -> UB), with weight tiles loaded one MATMUL ahead.
+`default_nettype none
+
+// Two slots: `nx` holds the next instruction once it has started (tokens taken; for a
+// MATMUL with new_w its weight tile is streamed into the MXU's shadow weights from then
+// on), `cur` the one issuing rows.  A MATMUL issues one UB row per cycle; the cycle its
+// last row is accepted, the next instruction moves into `cur`, so back-to-back MATMULs
+// keep the MXU busy.  A MATMUL completes (tokens) 2N+3 cycles after its last row was
+// accepted, when its last result is in ACC (fixed MXU latency, a delay line).
+// An ACTIVATE reads its three VP rows, waits until the MXU is empty (every earlier result
+// is in ACC), reads ACC rows in window order into the vector unit and writes its outputs
+// to UB; the next instruction enters `cur` only after its last UB row is written, so a
+// MATMUL never reads a row that an earlier ACTIVATE is still writing.
+module tpu_core_compute #(
+  parameter int unsigned N          = 16,    // array size
+  parameter int unsigned EnableBf16 = 1,     // bf16 supported
+  parameter int unsigned AccRows    = 2048,  // accumulator rows
+  parameter int unsigned WideLanes  = 0,     // MXU lane width (1: faster simulation)
+  parameter int unsigned VpuLanes   = N,     // vector-unit lanes per cycle
+  localparam int unsigned UbBits = N * ((EnableBf16 != 0) ? 16 : 8),
+  localparam int unsigned AccAw  = (AccRows > 1) ? $clog2(AccRows) : 1
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // Queue head
+  input  logic               q_valid_i,
+  input  logic [287:0]       q_data_i,     // {pc, instruction}
+  output logic               q_pop_o,
+  input  logic               skip_i,
+  input  logic [31:0]        skip_pc_i,
+  input  logic               skip_all_i,
+  // Tokens
+  input  logic               l2c_avail_i,  // load->compute
+  input  logic               s2c_avail_i,  // store->compute
+  output logic               l2c_pop_o,
+  output logic               s2c_pop_o,
+  output logic               c2l_push_o,
+  output logic               c2s_push_o,
+  // UB: MATMUL read port, ACTIVATE write port
+  output logic [15:0]        ub_raddr_o,
+  input  logic [UbBits-1:0]  ub_rdata_i,
+  output logic               ub_we_o,
+  output logic [15:0]        ub_waddr_o,
+  output logic [UbBits-1:0]  ub_wdata_o,
+  // WB and VP read ports
+  output logic [15:0]        wb_raddr_o,
+  input  logic [UbBits-1:0]  wb_rdata_i,
+  output logic [15:0]        vp_raddr_o,
+  input  logic [N*32-1:0]    vp_rdata_i,
+  // Counters
+  output logic               done_o,
+  output logic               mxu_row_o,
+  output logic               wait_token_o,
+  output logic               wait_weights_o,
+  output logic               idle_o
+);
+
+  localparam int unsigned RW = (N > 1) ? $clog2(N) : 1;
+  localparam int unsigned Dl = 2 * N + 3;      // row accepted -> result in ACC, plus one
+
+  logic [255:0] in;
+  logic [31:0]  hpc;
+  assign in  = q_data_i[255:0];
+  assign hpc = q_data_i[287:256];
+
+  // ---------------------------------------------------------------------------
+  // Slots.
+  logic         nx_valid_q, cur_valid_q;
+  logic [255:0] nx_q, cur_q;
+  logic         cur_mm;
+  assign cur_mm = cur_q[3:0] == tpu_isa_pkg::OpMatmul;
+
+  logic skip, h_mm, h_new_w, h_pp, h_pn, tok_ok, wl_busy_q;
+  assign skip    = skip_all_i || (skip_i && hpc > skip_pc_i);
+  assign h_mm    = in[3:0] == tpu_isa_pkg::OpMatmul;
+  assign h_new_w = h_mm && in[tpu_isa_pkg::MatmulNewWLsb];
+  assign h_pp    = in[tpu_isa_pkg::CommonPopPrevLsb];
+  assign h_pn    = in[tpu_isa_pkg::CommonPopNextLsb];
+  assign tok_ok  = (!h_pp || l2c_avail_i) && (!h_pn || s2c_avail_i);
+
+  logic cur_done, nx_to_cur, head_to_nx, nx_free, vpu_busy, mxu_busy;
+  logic nx_mm;
+  assign nx_mm     = nx_q[3:0] == tpu_isa_pkg::OpMatmul;
+  assign nx_to_cur = nx_valid_q && (!cur_valid_q || cur_done) && (nx_mm || !vpu_busy);
+  assign nx_free   = !nx_valid_q || nx_to_cur;
+  assign head_to_nx = q_valid_i && !skip && nx_free && tok_ok && !(h_new_w && wl_busy_q);
+  assign q_pop_o   = q_valid_i && (skip || head_to_nx);
+  assign l2c_pop_o = head_to_nx && h_pp;
+  assign s2c_pop_o = head_to_nx && h_pn;
+  assign wait_token_o = q_valid_i && !skip && nx_free && !tok_ok;
+
+  // ---------------------------------------------------------------------------
+  // Weight loader: N WB rows into the MXU's shadow weights.
+  logic [15:0]   wl_row_q;
+  logic [RW-1:0] wl_k_q;
+  logic          wl_bf16_q, w_ready, w_fire;
+  logic [UbBits-1:0] w_data;
+  logic              m_bf16;
+  assign wb_raddr_o = wl_row_q + 16'(wl_k_q);
+  assign w_fire     = wl_busy_q && w_ready;
+
+  // int8 rows use bytes [0, N); the MXU takes int8 in the low byte of each 16-bit lane.
+  logic [UbBits-1:0] a_data;
+  if (EnableBf16 != 0) begin : g_lanes
+    logic [UbBits-1:0] w8, a8;
+    always_comb begin
+      w8 = '0;
+      a8 = '0;
+      for (int k = 0; k < N; k++) begin
+        w8[k*16 +: 8] = wb_rdata_i[k*8 +: 8];
+        a8[k*16 +: 8] = ub_rdata_i[k*8 +: 8];
+      end
+    end
+    assign w_data = wl_bf16_q ? wb_rdata_i : w8;
+    assign a_data = m_bf16 ? ub_rdata_i : a8;
+  end else begin : g_int8
+    assign w_data = wb_rdata_i;
+    assign a_data = ub_rdata_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wl_busy_q <= 1'b0;
+      wl_k_q    <= '0;
+    end else if (head_to_nx && h_new_w) begin
+      wl_busy_q <= 1'b1;
+      wl_k_q    <= '0;
+    end else if (w_fire) begin
+      wl_k_q <= wl_k_q + 1'b1;
+      if (wl_k_q == RW'(N - 1)) wl_busy_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (head_to_nx && h_new_w) begin
+      wl_row_q  <= in[tpu_isa_pkg::MatmulWrowLsb +: 16];
+      wl_bf16_q <= in[tpu_isa_pkg::MatmulBf16Lsb];
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // MATMUL rows.
+  logic [15:0] i_q;
+  logic        m_acc, m_new_w;
+  logic [7:0]  m_zp;
+  logic [15:0] m_urow, m_rows, m_arow;
+  assign m_bf16  = cur_q[tpu_isa_pkg::MatmulBf16Lsb];
+  assign m_acc   = cur_q[tpu_isa_pkg::MatmulAccLsb];
+  assign m_new_w = cur_q[tpu_isa_pkg::MatmulNewWLsb];
+  assign m_zp    = cur_q[tpu_isa_pkg::MatmulZpLsb +: 8];
+  assign m_urow  = cur_q[tpu_isa_pkg::MatmulUrowLsb +: 16];
+  assign m_rows  = cur_q[tpu_isa_pkg::MatmulRowsLsb +: 16];
+  assign m_arow  = cur_q[tpu_isa_pkg::MatmulArowLsb +: 16];
+
+  logic a_valid, a_ready, a_fire, a_first, mm_last;
+  assign a_valid    = cur_valid_q && cur_mm;
+  assign a_first    = m_new_w && i_q == '0;
+  assign a_fire     = a_valid && a_ready;
+  assign mm_last    = i_q == m_rows - 16'd1;
+  assign ub_raddr_o = m_urow + i_q;
+  assign wait_weights_o = a_valid && a_first && !a_ready;
+
+  // Completion of MATMULs: {push_prev, push_next} travel with the last row.
+  logic [Dl-1:0] dl_v_q, dl_pp_q, dl_pn_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dl_v_q  <= '0;
+      dl_pp_q <= '0;
+      dl_pn_q <= '0;
+    end else begin
+      dl_v_q  <= {dl_v_q[Dl-2:0], a_fire && mm_last};
+      dl_pp_q <= {dl_pp_q[Dl-2:0], cur_q[tpu_isa_pkg::CommonPushPrevLsb]};
+      dl_pn_q <= {dl_pn_q[Dl-2:0], cur_q[tpu_isa_pkg::CommonPushNextLsb]};
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // ACTIVATE.
+  localparam logic [2:0] PBias = 3'd0, PM0 = 3'd1, PShift = 3'd2, PWait = 3'd3, PRun = 3'd4;
+  logic [2:0] ph_q, ph_d;
+
+  logic [1:0]  f_out, f_pool;
+  logic [15:0] f_arow, f_urow, f_vrow, f_step1, f_step2, f_wstep1, f_wstep2;
+  logic [11:0] f_count1, f_count2;
+  logic [3:0]  f_win1, f_win2;
+  logic        f_fp32;
+  assign f_out    = cur_q[tpu_isa_pkg::ActivateOutLsb +: 2];
+  assign f_pool   = cur_q[tpu_isa_pkg::ActivatePoolLsb +: 2];
+  assign f_arow   = cur_q[tpu_isa_pkg::ActivateArowLsb +: 16];
+  assign f_urow   = cur_q[tpu_isa_pkg::ActivateUrowLsb +: 16];
+  assign f_vrow   = cur_q[tpu_isa_pkg::ActivateVrowLsb +: 16];
+  assign f_count1 = cur_q[tpu_isa_pkg::ActivateCount1Lsb +: 12];
+  assign f_count2 = cur_q[tpu_isa_pkg::ActivateCount2Lsb +: 12];
+  assign f_win1   = cur_q[tpu_isa_pkg::ActivateWin1Lsb +: 4];
+  assign f_win2   = cur_q[tpu_isa_pkg::ActivateWin2Lsb +: 4];
+  assign f_step1  = cur_q[tpu_isa_pkg::ActivateStep1Lsb +: 16];
+  assign f_step2  = cur_q[tpu_isa_pkg::ActivateStep2Lsb +: 16];
+  assign f_wstep1 = cur_q[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
+  assign f_wstep2 = cur_q[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
+  assign f_fp32   = f_out == 2'(tpu_isa_pkg::OutFp32);
+
+  logic [N*32-1:0] bias_q, m0_q, shift_q;
+  assign vp_raddr_o = f_vrow + ((ph_q == PM0) ? 16'd1 : (ph_q == PShift) ? 16'd2 : 16'd0);
+
+  // ACC read iterator: o2, o1 (outputs), j2, j1 (window), addresses kept incrementally.
+  logic [11:0] o1_q, o2_q;
+  logic [3:0]  j1_q, j2_q;
+  logic [31:0] base2_q, base1_q, basew_q, addr_q;
+  logic        rd_done_q, rd_first_q, rd_last_q, rd_pend_q;
+  logic [2:0]  cred_q;                 // ACC rows read and not yet taken by the VPU
+  logic        r_valid, r_ready, r_fire, r_dvalid;
+  logic [N*32-1:0] r_data;
+  logic        run;
+  assign run     = cur_valid_q && !cur_mm && ph_q == PRun;
+  assign r_valid = run && !rd_done_q && cred_q < 3'd4;
+  assign r_fire  = r_valid && r_ready;
+
+  logic        af_empty, af_full, af_first, af_last, s_ready, s_fire;
+  logic [N*32-1:0] af_data;
+  tpu_core_fifo #(.Width(N * 32 + 2), .Depth(4)) u_accq (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (1'b0),
+    .push_i  (r_dvalid && rd_pend_q),
+    .data_i  ({rd_first_q, rd_last_q, r_data}),
+    .full_o  (af_full),
+    .pop_i   (s_fire),
+    .data_o  ({af_first, af_last, af_data}),
+    .empty_o (af_empty)
+  );
+  assign s_fire = !af_empty && s_ready;
+
+  // Outputs to UB.
+  logic        m_valid, m_ready, m_fire, half_q;
+  logic [N*32-1:0] m_data;
+  logic [23:0] o_q, total;
+  assign total   = 24'(f_count1) * 24'(f_count2);
+  assign m_ready = run && (!f_fp32 || half_q);
+  assign m_fire  = m_valid && m_ready;
+  assign ub_we_o = run && m_valid;
+  assign ub_waddr_o = f_urow + (f_fp32 ? {o_q[14:0], half_q} : o_q[15:0]);
+  always_comb begin
+    ub_wdata_o = m_data[UbBits-1:0];
+    if (EnableBf16 != 0 && f_fp32 && half_q) ub_wdata_o = m_data[N*32-1 -: UbBits];
+  end
+
+  logic act_done;
+  assign act_done = m_fire && o_q == total - 24'd1;
+  assign cur_done = (a_fire && mm_last) || act_done;
+
+  always_comb begin
+    ph_d = ph_q;
+    case (ph_q)
+      PBias:  ph_d = PM0;
+      PM0:    ph_d = PShift;
+      PShift: ph_d = PWait;
+      PWait:  if (!mxu_busy && dl_v_q == '0 && !a_valid) ph_d = PRun;
+      default: ;
+    endcase
+    if (!cur_valid_q || cur_mm) ph_d = PBias;
+    if (nx_to_cur) ph_d = PBias;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      nx_valid_q  <= 1'b0;
+      cur_valid_q <= 1'b0;
+      ph_q        <= PBias;
+      i_q         <= '0;
+      rd_pend_q   <= 1'b0;
+      rd_done_q   <= 1'b0;
+      cred_q      <= '0;
+      o_q         <= '0;
+      half_q      <= 1'b0;
+    end else begin
+      ph_q <= ph_d;
+      if (head_to_nx)     nx_valid_q <= 1'b1;
+      else if (nx_to_cur) nx_valid_q <= 1'b0;
+      if (nx_to_cur)      cur_valid_q <= 1'b1;
+      else if (cur_done)  cur_valid_q <= 1'b0;
+      if (nx_to_cur)   i_q <= '0;
+      else if (a_fire) i_q <= i_q + 1'b1;
+      rd_pend_q <= r_fire;
+      cred_q    <= cred_q + 3'(r_fire) - 3'(s_fire);
+      if (nx_to_cur) begin
+        rd_done_q <= 1'b0;
+        o_q       <= '0;
+        half_q    <= 1'b0;
+      end else begin
+        if (r_fire && j1_q == f_win1 - 4'd1 && j2_q == f_win2 - 4'd1 &&
+            o1_q == f_count1 - 12'd1 && o2_q == f_count2 - 12'd1)
+          rd_done_q <= 1'b1;
+        if (run && m_valid) begin
+          if (f_fp32) half_q <= !half_q;
+          if (m_fire) o_q <= o_q + 1'b1;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (head_to_nx) nx_q <= in;
+    if (nx_to_cur)  cur_q <= nx_q;
+    if (ph_q == PBias)  bias_q  <= vp_rdata_i;
+    if (ph_q == PM0)    m0_q    <= vp_rdata_i;
+    if (ph_q == PShift) shift_q <= vp_rdata_i;
+    if (r_fire) begin
+      rd_first_q <= j1_q == '0 && j2_q == '0;
+      rd_last_q  <= j1_q == f_win1 - 4'd1 && j2_q == f_win2 - 4'd1;
+    end
+    if (ph_q != PRun) begin
+      o1_q <= '0;
+      o2_q <= '0;
+      j1_q <= '0;
+      j2_q <= '0;
+      base2_q <= 32'(f_arow);
+      base1_q <= 32'(f_arow);
+      basew_q <= 32'(f_arow);
+      addr_q  <= 32'(f_arow);
+    end else if (r_fire) begin
+      if (j1_q != f_win1 - 4'd1) begin
+        j1_q   <= j1_q + 1'b1;
+        addr_q <= addr_q + 32'(f_wstep1);
+      end else if (j2_q != f_win2 - 4'd1) begin
+        j1_q    <= '0;
+        j2_q    <= j2_q + 1'b1;
+        basew_q <= basew_q + 32'(f_wstep2);
+        addr_q  <= basew_q + 32'(f_wstep2);
+      end else if (o1_q != f_count1 - 12'd1) begin
+        j1_q    <= '0;
+        j2_q    <= '0;
+        o1_q    <= o1_q + 1'b1;
+        base1_q <= base1_q + 32'(f_step1);
+        basew_q <= base1_q + 32'(f_step1);
+        addr_q  <= base1_q + 32'(f_step1);
+      end else begin
+        j1_q    <= '0;
+        j2_q    <= '0;
+        o1_q    <= '0;
+        o2_q    <= o2_q + 1'b1;
+        base2_q <= base2_q + 32'(f_step2);
+        base1_q <= base2_q + 32'(f_step2);
+        basew_q <= base2_q + 32'(f_step2);
+        addr_q  <= base2_q + 32'(f_step2);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // The MXU (with ACC) and the vector unit.
+  tpu_mxu #(
+    .N          (N),
+    .EnableBf16 (EnableBf16),
+    .AccRows    (AccRows),
+    .WideLanes  (WideLanes)
+  ) u_mxu (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .w_valid_i      (wl_busy_q),
+    .w_ready_o      (w_ready),
+    .w_data_i       (w_data),
+    .a_valid_i      (a_valid),
+    .a_ready_o      (a_ready),
+    .a_data_i       (a_data),
+    .a_first_i      (a_first),
+    .a_acc_i        (m_acc),
+    .a_bf16_i       (m_bf16),
+    .a_zp_i         (m_zp),
+    .a_addr_i       (AccAw'(m_arow + i_q)),
+    .r_valid_i      (r_valid),
+    .r_ready_o      (r_ready),
+    .r_addr_i       (AccAw'(addr_q)),
+    .r_data_valid_o (r_dvalid),
+    .r_data_o       (r_data),
+    .busy_o         (mxu_busy),
+    .row_fire_o     (mxu_row_o)
+  );
+
+  tpu_vpu #(
+    .N          (N),
+    .EnableBf16 (EnableBf16),
+    .Lanes      (VpuLanes)
+  ) u_vpu (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .cfg_out_i      (f_out),
+    .cfg_pool_i     (f_pool),
+    .cfg_relu_i     (cur_q[tpu_isa_pkg::ActivateReluLsb]),
+    .cfg_relu6_i    (cur_q[tpu_isa_pkg::ActivateRelu6Lsb]),
+    .cfg_zp_out_i   (cur_q[tpu_isa_pkg::ActivateZpOutLsb +: 8]),
+    .cfg_clamp_lo_i (cur_q[tpu_isa_pkg::ActivateClampLoLsb +: 8]),
+    .cfg_clamp_hi_i (cur_q[tpu_isa_pkg::ActivateClampHiLsb +: 8]),
+    .bias_i         (bias_q),
+    .m0_i           (m0_q),
+    .shift_i        (shift_q),
+    .s_valid_i      (!af_empty),
+    .s_ready_o      (s_ready),
+    .s_data_i       (af_data),
+    .s_first_i      (af_first),
+    .s_last_i       (af_last),
+    .m_valid_o      (m_valid),
+    .m_ready_i      (m_ready),
+    .m_data_o       (m_data),
+    .busy_o         (vpu_busy)
+  );
+
+  // Completion.
+  assign done_o     = dl_v_q[Dl-1] || act_done;
+  assign c2l_push_o = (dl_v_q[Dl-1] && dl_pp_q[Dl-1]) ||
+                      (act_done && cur_q[tpu_isa_pkg::CommonPushPrevLsb]);
+  assign c2s_push_o = (dl_v_q[Dl-1] && dl_pn_q[Dl-1]) ||
+                      (act_done && cur_q[tpu_isa_pkg::CommonPushNextLsb]);
+  assign idle_o     = !nx_valid_q && !cur_valid_q && dl_v_q == '0 && !mxu_busy && !vpu_busy &&
+                      !wl_busy_q;
+
+  // Assertions
+`ifndef SYNTHESIS
+  a_one_completion: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(dl_v_q[Dl-1] && act_done))
+    else $error("tpu_core_compute: MATMUL and ACTIVATE completed in the same cycle");
+  a_acc_fifo: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(r_dvalid && rd_pend_q && af_full))
+    else $error("tpu_core_compute: ACC row FIFO overflow");
+  a_read_known: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(r_dvalid && !rd_pend_q))
+    else $error("tpu_core_compute: ACC data without a read");
+  a_vpu_out: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(m_valid && !run))
+    else $error("tpu_core_compute: vector unit output outside an ACTIVATE");
+`endif
+
+  logic unused;
+  assign unused = ^{base2_q[0], f_arow, hpc[0], m_data, wl_bf16_q};
+
+endmodule

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_core_fetch: instruction prefetch over AXI, decode with every static check of the ISA,
+// decode-side token counts and weight tracking, dispatch to the three queues, SYNC/HALT.
+`default_nettype none
+
+// One 256-bit AXI beat is one instruction.  Bursts of up to MaxFetchBurst beats are
+// issued while the prefetch buffer has room for all their beats (credits), so rready is
+// always high.  Decode takes the oldest fetched instruction, checks it (docs/isa.md,
+// "Static rules"), and either dispatches it to its queue, waits at a barrier, or reports
+// a static fault and stops.  Priority inside one instruction: BAD_OPCODE, BAD_FIELD,
+// NO_WEIGHTS, BUF_RANGE, TOKEN (docs/core.md).
+module tpu_core_fetch #(
+  parameter int unsigned N          = 16,    // array size
+  parameter int unsigned EnableBf16 = 1,     // bf16 supported
+  parameter int unsigned UbRows     = 4096,  // unified buffer rows
+  parameter int unsigned WbRows     = 1024,  // weight buffer rows
+  parameter int unsigned AccRows    = 2048,  // accumulator rows
+  parameter int unsigned VpRows     = 256,   // vector-parameter rows
+  parameter int unsigned IdWidth    = 4,     // AXI ID bits
+  parameter int unsigned Depth      = 8,     // prefetch buffer, instructions (power of two)
+  parameter int unsigned MaxFetchBurst = 4   // beats per fetch burst
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // Control
+  input  logic                 start_i,       // pulse: start at prog_addr_i, prog_len_i
+  input  logic [31:0]          prog_addr_i,
+  input  logic [31:0]          prog_len_i,
+  input  logic                 stop_i,        // a fault or an abort: stop decoding
+  input  logic                 idle_i,        // every dispatched instruction has completed
+  output logic                 halt_o,        // pulse: HALT reached with everything idle
+  output logic                 fault_o,       // pulse: static fault at decode
+  output logic [3:0]           fault_code_o,
+  output logic [31:0]          fault_pc_o,
+  output logic [31:0]          fault_addr_o,
+  output logic                 quiet_o,       // no fetch burst outstanding
+  output logic                 wait_mem_o,    // decode waits for an instruction
+  output logic [31:0]          pc_o,          // next pc to decode
+  // Dispatch
+  output logic [255:0]         insn_o,
+  output logic                 ld_push_o,
+  input  logic                 ld_full_i,
+  output logic                 cq_push_o,
+  input  logic                 cq_full_i,
+  output logic                 st_push_o,
+  input  logic                 st_full_i,
+  // AXI read master
+  output logic                 m_fetch_arvalid_o,
+  input  logic                 m_fetch_arready_i,
+  output logic [IdWidth-1:0]   m_fetch_arid_o,
+  output logic [31:0]          m_fetch_araddr_o,
+  output logic [7:0]           m_fetch_arlen_o,
+  input  logic                 m_fetch_rvalid_i,
+  output logic                 m_fetch_rready_o,
+  input  logic [IdWidth-1:0]   m_fetch_rid_i,
+  input  logic [255:0]         m_fetch_rdata_i,
+  input  logic [1:0]           m_fetch_rresp_i,
+  input  logic                 m_fetch_rlast_i
+);
+
+  localparam int unsigned EW = (EnableBf16 != 0) ? 2 : 1;   // bytes per lane
+  localparam int unsigned CW = $clog2(Depth + 1);
+
+  // ---------------------------------------------------------------------------
+  // Prefetch.  fpc_q: instructions requested so far; credit_q: beats requested and
+  // not yet popped by decode (outstanding plus buffered).  drop_q counts beats still
+  // to arrive that belong to a stopped program.
+  logic          run_q, run_d;           // fetching and decoding
+  logic [31:0]   base_q, len_q;
+  logic [31:0]   fpc_q, fpc_d;
+  logic [31:0]   dpc_q, dpc_d;
+  logic [CW-1:0] credit_q, credit_d;
+  logic [8:0]    out_q, out_d;           // beats requested, not yet received
+  logic          ar_valid_q, ar_valid_d;
+  logic [31:0]   ar_addr_q, ar_addr_d;
+  logic [7:0]    ar_len_q, ar_len_d;
+
+  logic [31:0]   remain;
+  logic [7:0]    to_page, blen;
+  logic          r_fire, buf_push, buf_pop, buf_empty, buf_full;
+  logic [256:0]  buf_data;
+
+  assign remain  = len_q - fpc_q;
+  assign to_page = 8'd128 - {1'b0, ar_addr_d_base[11:5]};
+  logic [31:0] ar_addr_d_base;
+  assign ar_addr_d_base = base_q + {fpc_q[26:0], 5'b0};
+
+  always_comb begin
+    blen = 8'(MaxFetchBurst);
+    if (remain < 32'(blen)) blen = remain[7:0];
+    if (to_page < blen) blen = to_page;
+  end
+
+  assign r_fire   = m_fetch_rvalid_i;          // rready is always high
+  assign buf_push = r_fire && run_q && (out_q > 9'(0)) && !stop_i;
+
+  tpu_core_fifo #(.Width(257), .Depth(Depth)) u_buf (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (start_i),
+    .push_i  (buf_push),
+    .data_i  ({m_fetch_rresp_i != 2'b00, m_fetch_rdata_i}),
+    .full_o  (buf_full),
+    .pop_i   (buf_pop),
+    .data_o  (buf_data),
+    .empty_o (buf_empty)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Decode fields.
+  logic [255:0] in;
+  assign in = buf_data[255:0];
+  logic [3:0]  op;
+  logic        pop_prev, pop_next, push_prev, push_next;
+  assign op        = in[tpu_isa_pkg::CommonOpLsb +: 4];
+  assign pop_prev  = in[tpu_isa_pkg::CommonPopPrevLsb];
+  assign pop_next  = in[tpu_isa_pkg::CommonPopNextLsb];
+  assign push_prev = in[tpu_isa_pkg::CommonPushPrevLsb];
+  assign push_next = in[tpu_isa_pkg::CommonPushNextLsb];
+
+  // LOAD / STORE
+  logic [1:0]  d_buf;
+  logic [7:0]  d_pad;
+  logic [15:0] d_row;
+  logic [11:0] d_len0, d_out0, d_count1, d_count2;
+  assign d_buf    = in[tpu_isa_pkg::DmaBufLsb +: 2];
+  assign d_pad    = in[tpu_isa_pkg::DmaPadLsb +: 8];
+  assign d_row    = in[tpu_isa_pkg::DmaRowLsb +: 16];
+  assign d_len0   = in[tpu_isa_pkg::DmaLen0Lsb +: 12];
+  assign d_out0   = in[tpu_isa_pkg::DmaOut0Lsb +: 12];
+  assign d_count1 = in[tpu_isa_pkg::DmaCount1Lsb +: 12];
+  assign d_count2 = in[tpu_isa_pkg::DmaCount2Lsb +: 12];
+  logic [23:0] d_rows;
+  assign d_rows = 24'(d_count1) * 24'(d_count2);
+  logic [25:0] d_end;
+  assign d_end = 26'(d_row) + 26'(d_rows);
+
+  // MATMUL
+  logic        m_bf16, m_new_w;
+  logic [7:0]  m_zp;
+  logic [15:0] m_urow, m_rows, m_arow, m_wrow;
+  assign m_bf16  = in[tpu_isa_pkg::MatmulBf16Lsb];
+  assign m_new_w = in[tpu_isa_pkg::MatmulNewWLsb];
+  assign m_zp    = in[tpu_isa_pkg::MatmulZpLsb +: 8];
+  assign m_urow  = in[tpu_isa_pkg::MatmulUrowLsb +: 16];
+  assign m_rows  = in[tpu_isa_pkg::MatmulRowsLsb +: 16];
+  assign m_arow  = in[tpu_isa_pkg::MatmulArowLsb +: 16];
+  assign m_wrow  = in[tpu_isa_pkg::MatmulWrowLsb +: 16];
+
+  // ACTIVATE
+  logic [1:0]  a_out, a_pool;
+  logic        a_relu, a_relu6;
+  logic [15:0] a_arow, a_urow, a_vrow, a_step1, a_step2, a_wstep1, a_wstep2;
+  logic [7:0]  a_lo, a_hi;
+  logic [11:0] a_count1, a_count2;
+  logic [3:0]  a_win1, a_win2;
+  assign a_out    = in[tpu_isa_pkg::ActivateOutLsb +: 2];
+  assign a_pool   = in[tpu_isa_pkg::ActivatePoolLsb +: 2];
+  assign a_relu   = in[tpu_isa_pkg::ActivateReluLsb];
+  assign a_relu6  = in[tpu_isa_pkg::ActivateRelu6Lsb];
+  assign a_arow   = in[tpu_isa_pkg::ActivateArowLsb +: 16];
+  assign a_urow   = in[tpu_isa_pkg::ActivateUrowLsb +: 16];
+  assign a_vrow   = in[tpu_isa_pkg::ActivateVrowLsb +: 16];
+  assign a_lo     = in[tpu_isa_pkg::ActivateClampLoLsb +: 8];
+  assign a_hi     = in[tpu_isa_pkg::ActivateClampHiLsb +: 8];
+  assign a_count1 = in[tpu_isa_pkg::ActivateCount1Lsb +: 12];
+  assign a_count2 = in[tpu_isa_pkg::ActivateCount2Lsb +: 12];
+  assign a_win1   = in[tpu_isa_pkg::ActivateWin1Lsb +: 4];
+  assign a_win2   = in[tpu_isa_pkg::ActivateWin2Lsb +: 4];
+  assign a_step1  = in[tpu_isa_pkg::ActivateStep1Lsb +: 16];
+  assign a_step2  = in[tpu_isa_pkg::ActivateStep2Lsb +: 16];
+  assign a_wstep1 = in[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
+  assign a_wstep2 = in[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
+
+  // Highest ACC row an ACTIVATE reads and UB rows it writes (counts >= 1 here).
+  logic [35:0] a_top;
+  logic [25:0] a_uend;
+  logic [23:0] a_outs;
+  assign a_top = 36'(a_arow) + (36'(a_count2) - 36'd1) * 36'(a_step2)
+               + (36'(a_count1) - 36'd1) * 36'(a_step1)
+               + (36'(a_win2) - 36'd1) * 36'(a_wstep2) + (36'(a_win1) - 36'd1) * 36'(a_wstep1);
+  assign a_outs = 24'(a_count1) * 24'(a_count2);
+  assign a_uend = 26'(a_urow) + ((a_out == 2'(tpu_isa_pkg::OutFp32)) ? {1'b0, a_outs, 1'b0}
+                                                                     : 26'(a_outs));
+
+  // Token counters as decode sees them: pushes minus pops decoded so far.
+  // Index: 0 load->compute, 1 compute->load, 2 compute->store, 3 store->compute.
+  logic [4*17-1:0] tok_q, tok_d;
+  logic [3:0]  t_pop, t_push;
+  logic        w_loaded_q, w_loaded_d, w_bf16_q, w_bf16_d;
+
+  // Static checks.
+  logic       is_load, is_mm, is_act, is_store, is_sync, is_halt;
+  logic       bad_op, bad_field, no_w, bad_range, bad_tok;
+  logic [15:0] row_bytes, buf_rows;
+  always_comb begin
+    is_load  = op == tpu_isa_pkg::OpLoad;
+    is_mm    = op == tpu_isa_pkg::OpMatmul;
+    is_act   = op == tpu_isa_pkg::OpActivate;
+    is_store = op == tpu_isa_pkg::OpStore;
+    is_sync  = op == tpu_isa_pkg::OpSync;
+    is_halt  = op == tpu_isa_pkg::OpHalt;
+    bad_op   = !(is_load || is_mm || is_act || is_store || is_sync || is_halt);
+    bad_field = 1'b0;
+    no_w      = 1'b0;
+    bad_range = 1'b0;
+    t_pop     = '0;
+    t_push    = '0;
+    row_bytes = 16'(N * EW);
+    buf_rows  = 16'(UbRows);
+    if (d_buf == tpu_isa_pkg::BufWb) buf_rows = 16'(WbRows);
+    if (d_buf == tpu_isa_pkg::BufVp) begin
+      row_bytes = 16'(4 * N);
+      buf_rows  = 16'(VpRows);
+    end
+    if (is_load) begin
+      bad_field = pop_prev || push_prev || d_buf == 2'd3 || d_len0 == '0 || d_len0 > d_out0 ||
+                  16'(d_out0) > row_bytes || d_count1 == '0 || d_count2 == '0;
+      bad_range = d_end > 26'(buf_rows);
+      t_pop[1]  = pop_next;
+      t_push[0] = push_next;
+    end
+    if (is_store) begin
+      bad_field = pop_next || push_next || d_buf != tpu_isa_pkg::BufUb || d_pad != '0 ||
+                  d_out0 != d_len0 || d_len0 == '0 || 16'(d_len0) > 16'(N * EW) ||
+                  d_count1 == '0 || d_count2 == '0;
+      bad_range = d_end > 26'(UbRows);
+      t_pop[2]  = pop_prev;
+      t_push[3] = push_prev;
+    end
+    if (is_mm) begin
+      bad_field = m_rows == '0 || (m_bf16 && EnableBf16 == 0) || (m_zp != '0 && m_bf16) ||
+                  (!m_new_w && w_loaded_q && m_bf16 != w_bf16_q);
+      no_w      = !m_new_w && !w_loaded_q;
+      bad_range = 17'(m_urow) + 17'(m_rows) > 17'(UbRows) ||
+                  17'(m_arow) + 17'(m_rows) > 17'(AccRows) ||
+                  (m_new_w && 17'(m_wrow) + 17'(N) > 17'(WbRows));
+    end
+    if (is_act) begin
+      bad_field = a_out == 2'd3 || a_pool == 2'd3 ||
+                  (a_out != 2'(tpu_isa_pkg::OutInt8) && EnableBf16 == 0) ||
+                  ((a_relu || a_relu6) && a_out == 2'(tpu_isa_pkg::OutInt8)) ||
+                  (a_pool == 2'(tpu_isa_pkg::PoolNone) && (a_win1 != 4'd1 || a_win2 != 4'd1)) ||
+                  a_count1 == '0 || a_count2 == '0 || a_win1 == '0 || a_win2 == '0 ||
+                  (a_out == 2'(tpu_isa_pkg::OutInt8) && $signed(a_lo) > $signed(a_hi));
+      bad_range = a_top >= 36'(AccRows) || a_uend > 26'(UbRows) ||
+                  17'(a_vrow) + ((a_out == 2'(tpu_isa_pkg::OutInt8)) ? 17'd3 : 17'd1) >
+                  17'(VpRows);
+    end
+    if (is_mm || is_act) begin
+      t_pop[0]  = pop_prev;
+      t_pop[3]  = pop_next;
+      t_push[1] = push_prev;
+      t_push[2] = push_next;
+    end
+    bad_tok = 1'b0;
+    for (int c = 0; c < 4; c++) begin
+      if (t_pop[c] && tok_q[c*17 +: 17] == '0) bad_tok = 1'b1;
+      if (t_push[c] && tok_q[c*17 +: 17] == 17'd65535) bad_tok = 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Decode control.
+  logic       have, at_end, fetch_err;
+  logic [3:0] code;
+  logic       dispatch, q_full, halted_q, halted_d;
+  assign have      = run_q && !stop_i && !buf_empty;
+  assign at_end    = run_q && !stop_i && dpc_q >= len_q;
+  assign fetch_err = buf_data[256];
+
+  always_comb begin
+    code = tpu_isa_pkg::FaultNone;
+    if (bad_tok)   code = tpu_isa_pkg::FaultToken;
+    if (bad_range) code = tpu_isa_pkg::FaultBufRange;
+    if (no_w)      code = tpu_isa_pkg::FaultNoWeights;
+    if (bad_field) code = tpu_isa_pkg::FaultBadField;
+    if (bad_op)    code = tpu_isa_pkg::FaultBadOpcode;
+    if (is_sync || is_halt) code = tpu_isa_pkg::FaultNone;
+    if (fetch_err) code = tpu_isa_pkg::FaultBusError;
+  end
+
+  assign q_full   = (is_load && ld_full_i) || ((is_mm || is_act) && cq_full_i) ||
+                    (is_store && st_full_i);
+  assign dispatch = have && !at_end && code == tpu_isa_pkg::FaultNone && !is_sync && !is_halt &&
+                    !q_full;
+  assign ld_push_o = dispatch && is_load;
+  assign cq_push_o = dispatch && (is_mm || is_act);
+  assign st_push_o = dispatch && is_store;
+  assign insn_o    = in;
+  assign pc_o      = dpc_q;
+  assign wait_mem_o = run_q && !stop_i && !at_end && buf_empty;
+
+  always_comb begin
+    run_d      = run_q;
+    halted_d   = halted_q;
+    dpc_d      = dpc_q;
+    w_loaded_d = w_loaded_q;
+    w_bf16_d   = w_bf16_q;
+    buf_pop    = 1'b0;
+    fault_o    = 1'b0;
+    fault_code_o = code;
+    fault_pc_o   = dpc_q;
+    fault_addr_o = '0;
+    halt_o     = 1'b0;
+    tok_d      = tok_q;
+    if (at_end) begin
+      fault_o      = 1'b1;
+      fault_code_o = tpu_isa_pkg::FaultProgEnd;
+      run_d        = 1'b0;
+    end else if (have) begin
+      if (code != tpu_isa_pkg::FaultNone) begin
+        fault_o = 1'b1;
+        if (fetch_err) fault_addr_o = base_q + {dpc_q[26:0], 5'b0};
+        run_d   = 1'b0;
+      end else if ((is_sync || is_halt) && idle_i) begin
+        buf_pop = 1'b1;
+        dpc_d   = dpc_q + 1'b1;
+        if (is_halt) begin
+          halt_o   = 1'b1;
+          halted_d = 1'b1;
+          run_d    = 1'b0;
+        end
+      end else if (dispatch) begin
+        buf_pop = 1'b1;
+        dpc_d   = dpc_q + 1'b1;
+        for (int c = 0; c < 4; c++)
+          tok_d[c*17 +: 17] = tok_q[c*17 +: 17] + 17'(t_push[c]) - 17'(t_pop[c]);
+        if (is_mm && m_new_w) begin
+          w_loaded_d = 1'b1;
+          w_bf16_d   = m_bf16;
+        end
+      end
+    end
+    if (stop_i) run_d = 1'b0;
+    if (start_i) begin
+      run_d      = 1'b1;
+      halted_d   = 1'b0;
+      dpc_d      = '0;
+      w_loaded_d = 1'b0;
+      w_bf16_d   = 1'b0;
+      tok_d      = '0;
+    end
+  end
+
+  // Fetch address channel and credits.
+  always_comb begin
+    fpc_d      = fpc_q;
+    ar_valid_d = ar_valid_q;
+    ar_addr_d  = ar_addr_q;
+    ar_len_d   = ar_len_q;
+    out_d      = out_q - 9'(r_fire && out_q != '0);
+    credit_d   = credit_q - CW'(buf_pop);
+    if (ar_valid_q && m_fetch_arready_i) ar_valid_d = 1'b0;
+    if (run_q && !stop_i && !ar_valid_q && remain != '0 &&
+        32'(credit_q) + 32'(blen) <= 32'(Depth)) begin
+      ar_valid_d = 1'b1;
+      ar_addr_d  = ar_addr_d_base;
+      ar_len_d   = blen - 8'd1;
+      fpc_d      = fpc_q + 32'(blen);
+      credit_d   = credit_d + CW'(blen);
+      out_d      = out_d + 9'(blen);
+    end
+    if (start_i) begin
+      fpc_d    = '0;
+      credit_d = '0;
+    end
+  end
+
+  assign m_fetch_arvalid_o = ar_valid_q;
+  assign m_fetch_araddr_o  = ar_addr_q;
+  assign m_fetch_arlen_o   = ar_len_q;
+  assign m_fetch_arid_o    = '0;
+  assign m_fetch_rready_o  = 1'b1;
+  assign quiet_o           = !ar_valid_q && out_q == '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      run_q      <= 1'b0;
+      halted_q   <= 1'b0;
+      base_q     <= '0;
+      len_q      <= '0;
+      fpc_q      <= '0;
+      dpc_q      <= '0;
+      credit_q   <= '0;
+      out_q      <= '0;
+      ar_valid_q <= 1'b0;
+      ar_addr_q  <= '0;
+      ar_len_q   <= '0;
+      w_loaded_q <= 1'b0;
+      w_bf16_q   <= 1'b0;
+      tok_q      <= '0;
+    end else begin
+      run_q      <= run_d;
+      halted_q   <= halted_d;
+      fpc_q      <= fpc_d;
+      dpc_q      <= dpc_d;
+      credit_q   <= credit_d;
+      out_q      <= out_d;
+      ar_valid_q <= ar_valid_d;
+      ar_addr_q  <= ar_addr_d;
+      ar_len_q   <= ar_len_d;
+      w_loaded_q <= w_loaded_d;
+      w_bf16_q   <= w_bf16_d;
+      tok_q      <= tok_d;
+      if (start_i) begin
+        base_q <= prog_addr_i;
+        len_q  <= prog_len_i;
+      end
+    end
+  end
+
+  // Assertions
+`ifndef SYNTHESIS
+  a_no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(buf_push && buf_full && !buf_pop))
+    else $error("tpu_core_fetch: prefetch buffer overflow");
+  a_beat_expected: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(m_fetch_rvalid_i && out_q == '0))
+    else $error("tpu_core_fetch: read beat with no burst outstanding");
+  a_start_quiet: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(start_i && (!quiet_o || run_q)))
+    else $error("tpu_core_fetch: start while a program still runs or fetches");
+`endif
+
+  logic unused;
+  assign unused = ^{m_fetch_rid_i, m_fetch_rlast_i};
+
+endmodule

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_core_fifo: first-word-fall-through FIFO with a synchronous flush (queues, prefetch).
+`default_nettype none
+
+module tpu_core_fifo #(
+  parameter int unsigned Width = 8,  // bits per entry
+  parameter int unsigned Depth = 4   // entries; a power of two, at least 2
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             flush_i,   // empty the FIFO (wins over push and pop)
+  // Write side
+  input  logic             push_i,
+  input  logic [Width-1:0] data_i,
+  output logic             full_o,
+  // Read side: data_o is the oldest entry whenever empty_o is low
+  input  logic             pop_i,
+  output logic [Width-1:0] data_o,
+  output logic             empty_o
+);
+
+  localparam int unsigned PtrWidth = $clog2(Depth);
+
+  logic [PtrWidth:0] wptr_q, rptr_q;
+  logic [Width-1:0]  mem_q [Depth];
+
+  assign empty_o = wptr_q == rptr_q;
+  assign full_o  = (wptr_q ^ rptr_q) == {1'b1, {PtrWidth{1'b0}}};
+  assign data_o  = mem_q[rptr_q[PtrWidth-1:0]];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q <= '0;
+      rptr_q <= '0;
+    end else if (flush_i) begin
+      wptr_q <= '0;
+      rptr_q <= '0;
+    end else begin
+      wptr_q <= wptr_q + (PtrWidth+1)'(push_i);
+      rptr_q <= rptr_q + (PtrWidth+1)'(pop_i);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (push_i) mem_q[wptr_q[PtrWidth-1:0]] <= data_i;
+  end
+
+  // Assertions
+`ifndef SYNTHESIS
+  initial assert (Depth >= 2 && (1 << PtrWidth) == Depth)
+    else $error("tpu_core_fifo: Depth %0d must be a power of two >= 2", Depth);
+  a_no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(push_i && full_o && !pop_i && !flush_i))
+    else $error("tpu_core_fifo: push into a full FIFO");
+  a_no_underflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(pop_i && empty_o && !flush_i))
+    else $error("tpu_core_fifo: pop from an empty FIFO");
+`endif
+
+endmodule

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_core_store: the store engine: STORE instructions -> DMA write descriptor + UB rows.
+`default_nettype none
+
+// One STORE at a time: take the token, send the descriptor and, at the same time, stream
+// UB rows row .. row+count1*count2-1 (last on the final one), then take the write status
+// (it follows the last B response).  The token (push_prev) is given after an OK status;
+// a failed status is a dynamic fault at the STORE's pc.
+module tpu_core_store #(
+  parameter int unsigned UbBits   = 128,  // bits of a UB row (N*EW*8)
+  parameter int unsigned RowBytes = 64,   // DMA row bytes
+  localparam int unsigned StsWidth = tpu_dma_pkg::StsWidth
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // Queue head
+  input  logic                  q_valid_i,
+  input  logic [287:0]          q_data_i,      // {pc, instruction}
+  output logic                  q_pop_o,
+  input  logic                  skip_i,
+  input  logic [31:0]           skip_pc_i,
+  input  logic                  skip_all_i,
+  // Tokens: pop from compute->store, push to store->compute
+  input  logic                  tok_avail_i,
+  output logic                  tok_pop_o,
+  output logic                  tok_push_o,
+  // DMA write descriptor, status and rows
+  output logic                  desc_valid_o,
+  input  logic                  desc_ready_i,
+  output logic [31:0]           desc_addr_o,
+  output logic [15:0]           desc_len0_o,
+  output logic [15:0]           desc_out0_o,
+  output logic [7:0]            desc_pad_o,
+  output logic [15:0]           desc_count1_o,
+  output logic [15:0]           desc_start1_o,
+  output logic [15:0]           desc_step1_o,
+  output logic [15:0]           desc_bound1_o,
+  output logic [31:0]           desc_stride1_o,
+  output logic [15:0]           desc_count2_o,
+  output logic [15:0]           desc_start2_o,
+  output logic [15:0]           desc_step2_o,
+  output logic [15:0]           desc_bound2_o,
+  output logic [31:0]           desc_stride2_o,
+  input  logic                  sts_valid_i,
+  output logic                  sts_ready_o,
+  input  logic [StsWidth-1:0]   sts_code_i,
+  input  logic [31:0]           sts_addr_i,
+  output logic                  row_valid_o,
+  input  logic                  row_ready_i,
+  output logic [RowBytes*8-1:0] row_data_o,
+  output logic                  row_last_o,
+  // UB read port (combinational)
+  output logic [15:0]           ub_raddr_o,
+  input  logic [UbBits-1:0]     ub_rdata_i,
+  // Completion, faults and counters
+  output logic                  done_o,
+  output logic [31:0]           done_bytes_o,
+  output logic                  fault_o,
+  output logic [3:0]            fault_code_o,
+  output logic [31:0]           fault_pc_o,
+  output logic [31:0]           fault_addr_o,
+  output logic                  wait_token_o,
+  output logic                  wait_mem_o,
+  output logic                  idle_o
+);
+
+  localparam int unsigned RB = RowBytes * 8;
+
+  localparam logic [1:0] Idle = 2'd0, Run = 2'd1, Sts = 2'd2;
+  logic [1:0] state_q, state_d;
+
+  logic [255:0] in;
+  logic [31:0]  hpc;
+  assign in  = q_data_i[255:0];
+  assign hpc = q_data_i[287:256];
+
+  logic [255:0] insn_q;
+  logic [31:0]  pc_q;
+  logic         desc_sent_q, desc_sent_d, rows_sent_q, rows_sent_d;
+  logic [23:0]  idx_q, idx_d, total;
+  logic [11:0]  i1_q, i1_d;
+  logic signed [31:0] c1_q, c1_d, c2_q, c2_d;
+  logic [31:0]  bytes_q, bytes_d;
+
+  logic [11:0] f_count1, f_count2, f_bound1, f_bound2, f_len0;
+  logic signed [11:0] f_start1, f_start2;
+  logic signed [7:0]  f_step1, f_step2;
+  assign f_count1 = insn_q[tpu_isa_pkg::DmaCount1Lsb +: 12];
+  assign f_count2 = insn_q[tpu_isa_pkg::DmaCount2Lsb +: 12];
+  assign f_bound1 = insn_q[tpu_isa_pkg::DmaBound1Lsb +: 12];
+  assign f_bound2 = insn_q[tpu_isa_pkg::DmaBound2Lsb +: 12];
+  assign f_len0   = insn_q[tpu_isa_pkg::DmaLen0Lsb +: 12];
+  assign f_start1 = insn_q[tpu_isa_pkg::DmaStart1Lsb +: 12];
+  assign f_start2 = insn_q[tpu_isa_pkg::DmaStart2Lsb +: 12];
+  assign f_step1  = insn_q[tpu_isa_pkg::DmaStep1Lsb +: 8];
+  assign f_step2  = insn_q[tpu_isa_pkg::DmaStep2Lsb +: 8];
+  assign total    = 24'(f_count1) * 24'(f_count2);
+
+  assign desc_addr_o    = insn_q[tpu_isa_pkg::DmaAddrLsb +: 32];
+  assign desc_len0_o    = 16'(f_len0);
+  assign desc_out0_o    = 16'(insn_q[tpu_isa_pkg::DmaOut0Lsb +: 12]);
+  assign desc_pad_o     = '0;
+  assign desc_count1_o  = 16'(f_count1);
+  assign desc_start1_o  = 16'(f_start1);
+  assign desc_step1_o   = 16'(f_step1);
+  assign desc_bound1_o  = 16'(f_bound1);
+  assign desc_stride1_o = insn_q[tpu_isa_pkg::DmaStride1Lsb +: 32];
+  assign desc_count2_o  = 16'(f_count2);
+  assign desc_start2_o  = 16'(f_start2);
+  assign desc_step2_o   = 16'(f_step2);
+  assign desc_bound2_o  = 16'(f_bound2);
+  assign desc_stride2_o = insn_q[tpu_isa_pkg::DmaStride2Lsb +: 32];
+  assign desc_valid_o   = state_q == Run && !desc_sent_q;
+
+  logic skip, need_tok, row_fire, in_bounds;
+  assign skip     = skip_all_i || (skip_i && hpc > skip_pc_i);
+  assign need_tok = in[tpu_isa_pkg::CommonPopPrevLsb];
+  assign in_bounds   = c1_q >= 0 && c1_q < $signed({20'b0, f_bound1}) &&
+                    c2_q >= 0 && c2_q < $signed({20'b0, f_bound2});
+
+  assign ub_raddr_o  = insn_q[tpu_isa_pkg::DmaRowLsb +: 16] + idx_q[15:0];
+  assign row_valid_o = state_q == Run && !rows_sent_q;
+  assign row_data_o  = RB'(ub_rdata_i);
+  assign row_last_o  = idx_q == total - 24'd1;
+  assign row_fire    = row_valid_o && row_ready_i;
+  assign sts_ready_o = state_q == Sts;
+
+  always_comb begin
+    state_d     = state_q;
+    desc_sent_d = desc_sent_q;
+    rows_sent_d = rows_sent_q;
+    idx_d       = idx_q;
+    i1_d        = i1_q;
+    c1_d        = c1_q;
+    c2_d        = c2_q;
+    bytes_d     = bytes_q;
+    q_pop_o     = 1'b0;
+    tok_pop_o   = 1'b0;
+    tok_push_o  = 1'b0;
+    done_o      = 1'b0;
+    fault_o     = 1'b0;
+    wait_token_o = 1'b0;
+    case (state_q)
+      Idle: if (q_valid_i) begin
+        if (skip) begin
+          q_pop_o = 1'b1;
+        end else if (need_tok && !tok_avail_i) begin
+          wait_token_o = 1'b1;
+        end else begin
+          q_pop_o     = 1'b1;
+          tok_pop_o   = need_tok;
+          state_d     = Run;
+          desc_sent_d = 1'b0;
+          rows_sent_d = 1'b0;
+          idx_d       = '0;
+          i1_d        = '0;
+          c1_d        = 32'(signed'(in[tpu_isa_pkg::DmaStart1Lsb +: 12]));
+          c2_d        = 32'(signed'(in[tpu_isa_pkg::DmaStart2Lsb +: 12]));
+          bytes_d     = '0;
+        end
+      end
+      Run: begin
+        if (desc_valid_o && desc_ready_i) desc_sent_d = 1'b1;
+        if (row_fire) begin
+          idx_d = idx_q + 1'b1;
+          if (in_bounds) bytes_d = bytes_q + 32'(f_len0);
+          if (i1_q == f_count1 - 12'd1) begin
+            i1_d = '0;
+            c1_d = 32'(f_start1);
+            c2_d = c2_q + 32'(f_step2);
+          end else begin
+            i1_d = i1_q + 1'b1;
+            c1_d = c1_q + 32'(f_step1);
+          end
+          if (row_last_o) rows_sent_d = 1'b1;
+        end
+        if (desc_sent_d && rows_sent_d) state_d = Sts;
+      end
+      default: if (sts_valid_i) begin  // Sts
+        state_d = Idle;
+        if (sts_code_i == tpu_dma_pkg::StsOk) begin
+          done_o     = 1'b1;
+          tok_push_o = insn_q[tpu_isa_pkg::CommonPushPrevLsb];
+        end else begin
+          fault_o = 1'b1;
+        end
+      end
+    endcase
+  end
+
+  always_comb begin
+    fault_code_o = tpu_isa_pkg::FaultBusError;
+    if (sts_code_i == tpu_dma_pkg::StsProtWrite) fault_code_o = tpu_isa_pkg::FaultProtWrite;
+    if (sts_code_i == tpu_dma_pkg::StsProtRead) fault_code_o = tpu_isa_pkg::FaultProtRead;
+  end
+  assign fault_pc_o   = pc_q;
+  assign fault_addr_o = sts_addr_i;
+  assign done_bytes_o = bytes_q;
+  assign wait_mem_o   = row_valid_o && !row_ready_i;
+  assign idle_o       = state_q == Idle;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q     <= Idle;
+      desc_sent_q <= 1'b0;
+      rows_sent_q <= 1'b0;
+    end else begin
+      state_q     <= state_d;
+      desc_sent_q <= desc_sent_d;
+      rows_sent_q <= rows_sent_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    idx_q   <= idx_d;
+    i1_q    <= i1_d;
+    c1_q    <= c1_d;
+    c2_q    <= c2_d;
+    bytes_q <= bytes_d;
+    if (q_pop_o && !skip) begin
+      insn_q <= in;
+      pc_q   <= hpc;
+    end
+  end
+
+  // Assertions
+`ifndef SYNTHESIS
+  a_no_bad_desc: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(sts_valid_i && sts_ready_o &&
+        (sts_code_i == tpu_dma_pkg::StsBadDesc || sts_code_i == tpu_dma_pkg::StsStream)))
+    else $error("tpu_core_store: DMA reported a bad descriptor or stream");
+`endif
+
+endmodule
