@@ -11,8 +11,8 @@ LINK_TB_DEPS := tests/link/link_model.h host/src/ptpu_link.h host/include/picotp
 # back-pressure).  Byte time-outs are shortened so that the tests run quickly.
 LINK_CFG_a := MaxPayload=4096 MemKb=1024 BufBytes=32 MaxBurst=16 BackPressure=1 ByteTimeout=2000
 LINK_CFG_b := MaxPayload=256 MemKb=128 BufBytes=4 MaxBurst=4 BackPressure=0 ByteTimeout=1000
-LINK_REQS_a := 600
-LINK_REQS_b := 2000
+LINK_REQS_a := 1500
+LINK_REQS_b := 4000
 LINK_CONFIGS := a b
 
 define LINK_CONFIG
