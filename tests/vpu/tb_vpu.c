@@ -160,9 +160,9 @@ static void run_insn(vpu_t *u, const insn_t *in, const char *what)
             compare(u, in, o_out++, what);
         tb_check(tb, tb_get(u->busy) || !offering || in_fire,
                  "%s: busy_o low with a row offered and not taken", what);
-        if (o_out < in->nout && o_in > o_out)
-            tb_check(tb, tb_get(u->busy), "%s: busy_o low with %d results due", what,
-                     o_in - o_out);
+        if (o_in > o_out || j_in > 0)
+            tb_check(tb, tb_get(u->busy), "%s: busy_o low with %d results due, %d rows of "
+                     "an open window in", what, o_in - o_out, j_in);
         tb_rise(tb);
         u->busy_cycles++;
         if (in_fire) {

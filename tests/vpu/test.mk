@@ -29,3 +29,16 @@ $(foreach c,$(VPU_CONFIGS),$(eval test-vpu-$(call vpu_f,$(c),1): $(tb_vpu_$(call
 $(VPU_TESTS): test-vpu-%:
 	@$(call run_test,vpu_$*,$< --bf16 $(call vpu_f,$(filter $*:%,$(VPU_CONFIGS)),3) \
 	  $(if $(VPU_SCALE),--scale $(VPU_SCALE)) $(if $(SEED),--seed $(SEED)))
+
+# The C model on its own, against the meaning of requantization and native
+# float arithmetic (no Verilator).
+VPU_MODEL_BIN := $(TB_BUILD)/bin/test_vpu_model
+$(VPU_MODEL_BIN): tests/vpu/test_vpu_model.c host/src/ptpu_vpu.c host/src/ptpu_arith.c $(VPU_TB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihost/src -Ihost/include -o $@ \
+	  tests/vpu/test_vpu_model.c host/src/ptpu_vpu.c host/src/ptpu_arith.c -lm
+TB_PROGS += $(VPU_MODEL_BIN)
+TEST_TARGETS += test-vpu-model
+.PHONY: test-vpu-model
+test-vpu-model: $(VPU_MODEL_BIN)
+	@$(call run_test,vpu_model,$< $(if $(SEED),--seed $(SEED)))
