@@ -449,10 +449,33 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
         s->kw * s->dw > 2047)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "image too wide for the DMA fields");
     int nct = (s->CO + n - 1) / n, ncit = (s->C + n - 1) / n;
-    /* Output pixel tiles: whole rows when they fit, else pieces of a row. */
-    int tx = s->OW < tm ? s->OW : tm, ty = tm / tx;
-    if (ty > s->OH)
-        ty = s->OH;
+    /* Packing (docs/isa.md): with dilation 1 along x, g kernel columns of a kernel row
+     * are g*C contiguous bytes, so one LOAD row carries them and one MATMUL does g
+     * offsets.  Valid where the whole kernel row is inside the image horizontally: the
+     * interior output columns [oxl, oxr); the border columns use one offset per step. */
+    int g = 1, oxl = 0, oxr = 0;
+    if (!s->depthwise && !s->gemm && s->dw == 1 && s->kw > 1 && 2 * s->C <= n) {
+        g = n / s->C < s->kw ? n / s->C : s->kw;
+        oxl = (s->pl + s->sw - 1) / s->sw;
+        oxr = s->W - s->kw + s->pl >= 0 ? (s->W - s->kw + s->pl) / s->sw + 1 : 0;
+        if (oxr > s->OW)
+            oxr = s->OW;
+        if (oxl > oxr)
+            oxl = oxr = 0;
+    }
+    if (oxr <= oxl)
+        g = 1;
+    int ngrp = (s->kw + g - 1) / g;
+    /* Column ranges with their packing, tiled into rectangles of at most tm pixels. */
+    int rng[3][3] = {{0, s->OW, 0}}, nrng = 1;
+    if (g > 1) {
+        nrng = 0;
+        if (oxl > 0)
+            rng[nrng][0] = 0, rng[nrng][1] = oxl, rng[nrng++][2] = 0;
+        rng[nrng][0] = oxl, rng[nrng][1] = oxr, rng[nrng++][2] = 1;
+        if (oxr < s->OW)
+            rng[nrng][0] = oxr, rng[nrng][1] = s->OW, rng[nrng++][2] = 0;
+    }
     int per_pass = hw->vp_rows / 3;
     if (per_pass < 1)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "VP buffer too small");
@@ -468,10 +491,13 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
             int c0 = ct * n, cn = s->CO - c0 < n ? s->CO - c0 : n;
             vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
             vp_int8(hw, vp + (size_t)(ct - ct0) * 12 * n, c0, cn, s->bias, s->m0, s->shift);
-            /* weight tiles of this output tile, in step order */
+            /* weight tiles of this output tile, in step order: one offset per tile, then
+             * (packing) one group of g offsets per tile */
             int nk = s->depthwise ? s->kh * s->kw : s->kh * s->kw * ncit;
+            int nkp = g > 1 ? s->kh * ngrp : 0;
             uint8_t *wt;
-            uint32_t wbase = cb_alloc(cc->cb, (size_t)nk * n * n, &wt);
+            uint32_t wbase = cb_alloc(cc->cb, (size_t)(nk + nkp) * n * n, &wt);
+            uint32_t pbase = wbase + (uint32_t)(nk * n * n);
             if (!wt)
                 return PTPU_ERR_NO_MEM;
             for (int ky = 0, k = 0; ky < s->kh; ky++)
@@ -489,32 +515,63 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                                 }
                             }
                     }
-            for (int oy = 0; oy < s->OH; oy += ty) {
-                int ny = s->OH - oy < ty ? s->OH - oy : ty;
-                for (int ox = 0; ox < s->OW; ox += tx) {
-                    int nx = s->OW - ox < tx ? s->OW - ox : tx;
-                    if (!tile_begin(&pa))
-                        break;
-                    for (int ky = 0, k = 0; ky < s->kh; ky++)
-                        for (int kx = 0; kx < s->kw; kx++)
-                            for (int cit = 0; cit < (s->depthwise ? 1 : ncit); cit++, k++) {
-                                int ci0 = s->depthwise ? c0 : cit * n;
-                                int len = s->depthwise ? cn : (s->C - ci0 < n ? s->C - ci0 : n);
+            for (int k = 0; k < nkp; k++) {
+                uint8_t *t = wt + (size_t)(nk + k) * n * n;
+                int ky = k / ngrp, kx0 = (k % ngrp) * g;
+                for (int j = 0; j < g && kx0 + j < s->kw; j++)
+                    for (int ci = 0; ci < s->C; ci++)
+                        for (int c = 0; c < cn; c++)
+                            t[(j * s->C + ci) * n + c] = (uint8_t)wget(s, c0 + c, ky, kx0 + j, ci);
+            }
+            for (int ri = 0; ri < nrng; ri++) {
+                int x0 = rng[ri][0], x1 = rng[ri][1], packed = rng[ri][2];
+                int tx = x1 - x0 < tm ? x1 - x0 : tm, ty = tm / tx;
+                if (ty > s->OH)
+                    ty = s->OH;
+                for (int oy = 0; oy < s->OH; oy += ty) {
+                    int ny = s->OH - oy < ty ? s->OH - oy : ty;
+                    for (int ox = x0; ox < x1; ox += tx) {
+                        int nx = x1 - ox < tx ? x1 - ox : tx;
+                        if (!tile_begin(&pa))
+                            break;
+                        if (packed) {
+                            for (int k = 0; k < nkp; k++) {
+                                int ky = k / ngrp, kx0 = (k % ngrp) * g;
+                                int gl = s->kw - kx0 < g ? s->kw - kx0 : g;
                                 struct ptpu_dma in = in_desc(
-                                    s->in + (uint32_t)ci0, s->H, s->W, s->W * s->C, s->C,
-                                    ox * s->sw + kx * s->dw - s->pl, nx, s->sw,
-                                    oy * s->sh + ky * s->dh - s->pt, ny, s->sh, len, s->zp_in);
-                                add_step(&pa, wbase + (uint32_t)(k * n * n), &in, s->zp_in);
+                                    s->in, s->H, s->W, s->W * s->C, s->C,
+                                    ox * s->sw + kx0 - s->pl, nx, s->sw,
+                                    oy * s->sh + ky * s->dh - s->pt, ny, s->sh, gl * s->C,
+                                    s->zp_in);
+                                add_step(&pa, pbase + (uint32_t)(k * n * n), &in, s->zp_in);
                             }
-                    struct ptpu_act_f a = {.out = PTPU_OUT_INT8, .zp_out = s->zp_out,
-                                           .clamp_lo = s->lo, .clamp_hi = s->hi,
-                                           .vrow = 3 * (ct - ct0), .count1 = nx * ny,
-                                           .count2 = 1, .win1 = 1, .win2 = 1, .step1 = 1};
-                    add_act(&pa, &a);
-                    struct ptpu_dma o = out_desc(
-                        s->out + ((uint32_t)oy * s->OW + (uint32_t)ox) * s->CO + (uint32_t)c0,
-                        nx, ny, s->CO, s->OW * s->CO, cn, 0);
-                    add_store(&pa, &o);
+                        } else {
+                            for (int ky = 0, k = 0; ky < s->kh; ky++)
+                                for (int kx = 0; kx < s->kw; kx++)
+                                    for (int cit = 0; cit < (s->depthwise ? 1 : ncit);
+                                         cit++, k++) {
+                                        int ci0 = s->depthwise ? c0 : cit * n;
+                                        int len = s->depthwise ? cn
+                                                               : (s->C - ci0 < n ? s->C - ci0 : n);
+                                        struct ptpu_dma in = in_desc(
+                                            s->in + (uint32_t)ci0, s->H, s->W, s->W * s->C, s->C,
+                                            ox * s->sw + kx * s->dw - s->pl, nx, s->sw,
+                                            oy * s->sh + ky * s->dh - s->pt, ny, s->sh, len,
+                                            s->zp_in);
+                                        add_step(&pa, wbase + (uint32_t)(k * n * n), &in,
+                                                 s->zp_in);
+                                    }
+                        }
+                        struct ptpu_act_f a = {.out = PTPU_OUT_INT8, .zp_out = s->zp_out,
+                                               .clamp_lo = s->lo, .clamp_hi = s->hi,
+                                               .vrow = 3 * (ct - ct0), .count1 = nx * ny,
+                                               .count2 = 1, .win1 = 1, .win2 = 1, .step1 = 1};
+                        add_act(&pa, &a);
+                        struct ptpu_dma o = out_desc(s->out + ((uint32_t)oy * s->OW + (uint32_t)ox) *
+                                                                  s->CO + (uint32_t)c0,
+                                                     nx, ny, s->CO, s->OW * s->CO, cn, 0);
+                        add_store(&pa, &o);
+                    }
                 }
             }
         }
