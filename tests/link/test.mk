@@ -56,3 +56,15 @@ bench-link: $(tb_link_a_BIN)
 	  scripts/bench-record.sh "$$name" "$$value" "$$unit" "$$config" \
 	    "build/tb/bin/tb_link_a $(LINK_CFG_a) --bench --seed 1"; done
 	@grep -q '^PASS ' build/bench/link.log
+
+# UART: transmitter/receiver pairs at several clock/baud ratios (tests/link/tpu_uart_loop.sv).
+$(eval $(call tb_model,uart_loop,tpu_uart_loop,$(UART_RTL) tests/link/tpu_uart_loop.sv,))
+$(eval $(call tb_prog,tb_uart,uart_loop,tests/link/tb_uart.c))
+$(eval $(call lint_config,uart_tx,tpu_uart_tx,rtl/link/tpu_uart_tx.sv,))
+$(eval $(call lint_config,uart_rx,tpu_uart_rx,rtl/link/tpu_uart_rx.sv,))
+$(eval $(call lint_config,uart_rx_fast,tpu_uart_rx,rtl/link/tpu_uart_rx.sv,Div=4))
+TEST_TARGETS += test-link-uart
+.PHONY: test-link-uart
+test-link-uart: $(tb_uart_BIN)
+	@$(call run_test,link-uart,$(tb_uart_BIN) $(if $(SEED),--seed $(SEED)))
+test-link: test-link-uart
