@@ -102,6 +102,12 @@ void fm_free(struct fm_set *s)
     memset(s, 0, sizeof(*s));
 }
 
+void fm_quantize_image(const uint8_t *pix, int8_t *q)
+{
+    for (int i = 0; i < FM_PIXELS; i++)
+        q[i] = (int8_t)(pix[i] - 128);
+}
+
 uint64_t fm_rand(struct fm_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);

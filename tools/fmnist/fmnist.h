@@ -29,6 +29,8 @@ struct fm_set {
  * Returns 0, or -1 with a message on stderr. */
 int fm_load(const char *dir, const char *set, struct fm_set *out);
 void fm_free(struct fm_set *s);
+/* The model input of an image: q = pixel - 128 (scale 1/255, zero point -128). */
+void fm_quantize_image(const uint8_t *pix, int8_t *q);
 
 /* Deterministic pseudo-random numbers (splitmix64). */
 struct fm_rng { uint64_t s; };
@@ -107,8 +109,6 @@ int fm_calibrate(const struct fm_net *n, const struct fm_set *s, int count, stru
 /* Quantize weights per output channel and write the model with the builder
  * API (host/include/picotpu_model.h). Returns 0 or a negative PTPU_ERR_*. */
 int fm_write_model(const struct fm_net *n, const struct fm_quant *q, const char *path);
-/* The model input of an image: q = pixel - 128 (scale 1/255, zero point -128). */
-void fm_quantize_image(const uint8_t *pix, int8_t *q);
 
 
 #endif

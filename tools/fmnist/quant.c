@@ -69,12 +69,6 @@ int fm_calibrate(const struct fm_net *n, const struct fm_set *s, int count, stru
     return 0;
 }
 
-void fm_quantize_image(const uint8_t *pix, int8_t *q)
-{
-    for (int i = 0; i < FM_PIXELS; i++)
-        q[i] = (int8_t)(pix[i] - 128);
-}
-
 /* w: [K][cout] floats (K inputs per output); out: [cout][K] int8, ws [cout],
  * bias [cout] int32 at scale in_scale * ws. */
 static void quantize_layer(const fm_real *w, const fm_real *b, int K, int cout, float in_scale,

@@ -7,11 +7,14 @@
  *
  *   train [--epochs N] [--batch N] [--lr X] [--seed N] [--train-count N]
  *         [--float-out FILE] [--from FILE] [--out MODEL] [--calib N]
- *         [--data DIR] [--expect MODEL] [--gradcheck]
+ *         [--data DIR] [--expect MODEL] [--gradcheck] [--test-count N]
+ *         [--min-acc PERCENT]
  *
  * --from FILE skips training and quantizes the given float parameters;
  * --expect MODEL then checks that the written model is byte-identical to
- * MODEL (a PASS/FAIL line): the quantization is reproducible.
+ * MODEL (a PASS/FAIL line): the quantization is reproducible.  --min-acc
+ * makes a short training run a test: PASS when the float test accuracy after
+ * the last epoch (over --test-count images) reaches PERCENT.
  */
 #include "fmnist.h"
 
@@ -33,7 +36,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: train [--epochs N] [--batch N] [--lr X] [--seed N] [--train-count N]\n"
             "             [--float-out FILE] [--from FILE] [--out MODEL] [--calib N]\n"
-            "             [--data DIR] [--expect MODEL] [--gradcheck]\n");
+            "             [--data DIR] [--expect MODEL] [--gradcheck] [--test-count N]\n"
+            "             [--min-acc PERCENT]\n");
     exit(2);
 }
 
@@ -111,7 +115,8 @@ static int gradcheck(struct fm_net *n, const struct fm_set *s, struct fm_rng *r)
 
 int main(int argc, char **argv)
 {
-    int epochs = 4, batch = 32, calib = 500, do_gradcheck = 0, train_count = 0;
+    int epochs = 3, batch = 32, calib = 500, do_gradcheck = 0, train_count = 0, test_count = 0;
+    double min_acc = -1.0, last_acc = -1.0;
     double lr = 2e-3;
     unsigned long long seed = 1;
     const char *dir = NULL, *float_out = NULL, *from = NULL, *out = NULL, *expect = NULL;
@@ -126,6 +131,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--lr")) lr = atof(v);
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 0);
         else if (!strcmp(a, "--train-count")) train_count = atoi(v);
+        else if (!strcmp(a, "--test-count")) test_count = atoi(v);
+        else if (!strcmp(a, "--min-acc")) min_acc = atof(v);
         else if (!strcmp(a, "--calib")) calib = atoi(v);
         else if (!strcmp(a, "--data")) dir = v;
         else if (!strcmp(a, "--float-out")) float_out = v;
@@ -142,6 +149,8 @@ int main(int argc, char **argv)
         return 1;
     if (train_count > 0 && train_count < tr.n)
         tr.n = train_count;
+    if (test_count > 0 && test_count < te.n)
+        te.n = test_count;
     struct fm_net net;
     if (fm_net_init(&net) != 0)
         return 1;
@@ -211,6 +220,7 @@ int main(int argc, char **argv)
                 }
             }
             double facc = fm_accuracy(&net, &te, te.n);
+            last_acc = 100.0 * facc;
             printf("epoch %d/%d done: float test accuracy %.2f %% (%d images), %.0f s total\n",
                    ep + 1, epochs, 100.0 * facc, te.n, now() - t0);
             fflush(stdout);
@@ -238,6 +248,13 @@ int main(int argc, char **argv)
         printf("# wrote %s\n", out);
     }
     int status = 0;
+    if (min_acc >= 0.0) {
+        int pass = last_acc >= min_acc;
+        printf("%s fmnist train: %d epoch(s) on %d images, float test accuracy %.2f %% "
+               "(%d images, limit %.2f %%)\n",
+               pass ? "PASS" : "FAIL", epochs, tr.n, last_acc, te.n, min_acc);
+        status = !pass;
+    }
     if (expect) {
         FILE *fa = fopen(out, "rb"), *fb = fopen(expect, "rb");
         long pos = 0;
@@ -260,7 +277,7 @@ int main(int argc, char **argv)
             fclose(fa);
         if (fb)
             fclose(fb);
-        status = same ? 0 : 1;
+        status |= same ? 0 : 1;
     }
     fm_net_free(&net);
     fm_free(&tr);
