@@ -3,11 +3,12 @@
 # all under build/host/.  Included from tests/host/test.mk.
 HOST_CC ?= $(CC)
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -Ihost/include -Ihost/src
-HOST_LDLIBS := -lz -lm -pthread
+HOST_LDLIBS := -lz -lm -pthread -ldl
 HOST_BUILD := build/host
 HOST_SRCS := host/src/ptpu_model.c host/src/ptpu_kernels.c host/src/ptpu_compile.c \
              host/src/ptpu_runtime.c host/src/ptpu_backend_ref.c host/src/ptpu_backend_sim.c \
-             host/src/ptpu_backend_usb.c host/src/ptpu_arith.c host/src/ptpu_vpu.c \
+             host/src/ptpu_backend_usb.c host/src/ptpu_backend_link.c host/src/ptpu_link.c \
+             host/src/ptpu_arith.c host/src/ptpu_vpu.c \
              host/src/ptpu_dmafn.c host/src/ref/ptpu_ref.c
 HOST_HDRS := $(wildcard host/include/*.h host/src/*.h host/src/ref/*.h)
 HOST_OBJS := $(patsubst host/src/%.c,$(HOST_BUILD)/obj/%.o,$(HOST_SRCS))
@@ -16,9 +17,11 @@ HOST_SO := $(HOST_BUILD)/libpicotpu.so
 HOST_PC := $(HOST_BUILD)/picotpu.pc
 HOST_CLI := $(HOST_BUILD)/picotpu
 
+# the sim backend loads build/sim/<config>/libpicotpu_sim.so from this tree by default
+$(HOST_BUILD)/obj/ptpu_backend_sim.o: HOST_XFLAGS := -DPTPU_SIM_DIR='"$(abspath build/sim)"'
 $(HOST_BUILD)/obj/%.o: host/src/%.c $(HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(HOST_XFLAGS) -c $< -o $@
 
 $(HOST_LIB): $(HOST_OBJS)
 	@rm -f $@
@@ -32,7 +35,7 @@ $(HOST_PC): host/host.mk
 	@printf '%s\n' 'prefix=$(or $(PREFIX),/usr/local)' 'libdir=$${prefix}/lib' \
 	  'includedir=$${prefix}/include' '' 'Name: picotpu' \
 	  'Description: host runtime of the picotpu TPU' 'Version: 0.1.0' \
-	  'Libs: -L$${libdir} -lpicotpu' 'Libs.private: -lz -lm' \
+	  'Libs: -L$${libdir} -lpicotpu' 'Libs.private: -lz -lm -pthread -ldl' \
 	  'Cflags: -I$${includedir}' > $@
 
 $(HOST_CLI): host/cli/picotpu.c $(HOST_LIB)

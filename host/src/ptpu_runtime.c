@@ -64,6 +64,8 @@ struct ptpu_hw ptpu_dev_hw(const struct ptpu_device *dev)
 /* ---- devices ---- */
 
 static uint64_t next_serial = 1;
+static int open_dev(const struct ptpu_backend_ops *ops, const char *opts,
+                    const struct ptpu_xport *x, ptpu_device **out);
 
 /* Open devices, so that freeing a model can release its device memory. */
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,13 +89,23 @@ int ptpu_open(const char *uri, ptpu_device **out)
     if (!ops)
         return ptpu_dev_fail(NULL, PTPU_ERR_NO_DEVICE,
                              "unknown device URI '%s' (backends: ref, sim, usb)", uri);
+    return open_dev(ops, colon ? colon + 1 : "", NULL, out);
+}
+
+/* Create a device on ops; with x, over that link transport. */
+static int open_dev(const struct ptpu_backend_ops *ops, const char *opts,
+                    const struct ptpu_xport *x, ptpu_device **out)
+{
     struct ptpu_device *d = calloc(1, sizeof(*d));
-    if (!d)
+    if (!d) {
+        if (x && x->close)
+            x->close(x->ctx);
         return ptpu_dev_fail(NULL, PTPU_ERR_NO_MEM, "out of memory");
+    }
     d->ops = ops;
     d->serial = __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
     snprintf(d->info.backend, sizeof(d->info.backend), "%s", ops->name);
-    int rc = ops->open(d, colon ? colon + 1 : "");
+    int rc = x ? ptpu_link_open(d, x) : ops->open(d, opts);
     if (rc) {
         snprintf(tls_err, sizeof(tls_err), "%s", d->err);
         free(d->al);
@@ -106,6 +118,17 @@ int ptpu_open(const char *uri, ptpu_device **out)
     pthread_mutex_unlock(&dev_lock);
     *out = d;
     return 0;
+}
+
+int ptpu_open_xport(const struct ptpu_xport *x, const char *backend, ptpu_device **out)
+{
+    if (!x || !out)
+        return PTPU_ERR_INVALID_ARG;
+    *out = NULL;
+    int rc = open_dev(&ptpu_backend_link, "", x, out);
+    if (!rc && backend)
+        snprintf((*out)->info.backend, sizeof((*out)->info.backend), "%.7s", backend);
+    return rc;
 }
 
 void ptpu_close(ptpu_device *dev)

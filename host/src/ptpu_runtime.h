@@ -53,6 +53,25 @@ struct ptpu_device {
     struct ptpu_device *next;       /* list of open devices */
 };
 
+/* A byte transport to a device speaking the link protocol (sim, usb, test devices).
+ * Time is in the transport's units (sim: clock cycles; usb: microseconds). */
+struct ptpu_xport {
+    void *ctx;
+    int (*send)(void *ctx, const uint8_t *buf, size_t len);
+    /* Bytes from the device, waiting at most `budget` time units; 0 when none came. */
+    long (*recv)(void *ctx, uint8_t *buf, size_t max, uint64_t budget);
+    /* Optional: device memory without the link (simulation backdoor), NULL if none. */
+    int (*peek)(void *ctx, uint32_t addr, void *data, size_t len);
+    int (*poke)(void *ctx, uint32_t addr, const void *data, size_t len);
+    void (*close)(void *ctx);
+    uint64_t timeout;   /* response time-out of a request, in time units */
+    uint64_t run_budget; /* longest WAIT before PTPU_ERR_TIMEOUT (0: none) */
+};
+/* Open a device over a transport (takes ownership of x->ctx: closed with the device). */
+int ptpu_open_xport(const struct ptpu_xport *x, const char *backend, ptpu_device **out);
+int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x);
+extern const struct ptpu_backend_ops ptpu_backend_link;
+
 /* Set the device's detail message and return code. */
 int ptpu_dev_fail(struct ptpu_device *dev, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

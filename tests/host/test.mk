@@ -3,22 +3,24 @@
 include host/host.mk
 
 HOST_TEST_CFLAGS := $(HOST_CFLAGS) -Itests/host
-HOST_TESTS := test_ops test_model test_errors
+HOST_TESTS := test_ops test_model test_errors test_link
 HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))
 HOST_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 HOST_SAN_BINS := $(addprefix $(HOST_BUILD)/san/,$(HOST_TESTS))
 
 $(HOST_BUILD)/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_LIB)
-	$(HOST_CC) $(HOST_TEST_CFLAGS) $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
+	$(HOST_CC) $(HOST_TEST_CFLAGS) $< $(HOST_TEST_EXTRA_$*) -o $@ $(HOST_LIB) $(HOST_LDLIBS)
+HOST_TEST_EXTRA_link := tests/host/fakedev.c
+$(HOST_BUILD)/test_link $(HOST_BUILD)/san/test_link: tests/host/fakedev.c tests/host/fakedev.h
 
 # Sanitizer builds compile the library sources into the program.
 $(HOST_BUILD)/san/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_SRCS) $(HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_TEST_CFLAGS) -O1 $(HOST_SAN_FLAGS) $< $(HOST_SRCS) -o $@ $(HOST_LDLIBS)
+	$(HOST_CC) $(HOST_TEST_CFLAGS) -DPTPU_SIM_DIR='"$(abspath build/sim)"' -O1 $(HOST_SAN_FLAGS) $< $(HOST_TEST_EXTRA_$*) $(HOST_SRCS) -o $@ $(HOST_LDLIBS)
 
 TB_PROGS += $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI)
-HOST_RUN_TESTS := test-host-ops test-host-ops-ib test-host-model test-host-errors \
-                  test-host-ops-san test-host-model-san test-host-errors-san
+HOST_RUN_TESTS := test-host-ops test-host-ops-ib test-host-model test-host-errors test-host-link \
+                  test-host-ops-san test-host-model-san test-host-errors-san test-host-link-san
 .PHONY: $(HOST_RUN_TESTS)
 TEST_TARGETS += $(HOST_RUN_TESTS)
 HOST_SEED = $(if $(SEED),--seed $(SEED))
@@ -37,3 +39,7 @@ test-host-model-san: $(HOST_BUILD)/san/test_model
 	@$(call run_test,host_model_san,$< $(HOST_SEED))
 test-host-errors-san: $(HOST_BUILD)/san/test_errors
 	@$(call run_test,host_errors_san,$< $(HOST_SEED))
+test-host-link: $(HOST_BUILD)/test_link
+	@$(call run_test,host_link,$< --iters 40 $(HOST_SEED))
+test-host-link-san: $(HOST_BUILD)/san/test_link
+	@$(call run_test,host_link_san,$< --iters 10 $(HOST_SEED))

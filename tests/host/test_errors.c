@@ -94,7 +94,8 @@ int main(int argc, char **argv)
     uint32_t f[4];
     EXPECT(ptpu_gemm_bf16(ib, 1, 1, 1, h, h, NULL, 0, 0, f, NULL), PTPU_ERR_UNSUPPORTED,
            "bf16 on icebreaker");
-    EXPECT(ptpu_open("sim", &(ptpu_device *){NULL}), PTPU_ERR_UNSUPPORTED, "sim (not wired)");
+    EXPECT(ptpu_open("sim:config=nosuch", &(ptpu_device *){NULL}), PTPU_ERR_NO_DEVICE,
+           "sim library of an unknown configuration");
 
     uint32_t big;
     EXPECT(ptpu_mem_alloc(ib, 1 << 20, &big), PTPU_ERR_RANGE, "alloc 1 MB on 128 KB");
