@@ -966,6 +966,66 @@ static int test_dmafn(int iters)
     return 0;
 }
 
+/* ---- the API: memory, arguments, buffers kept between runs --------------- */
+
+static int test_api(void)
+{
+    struct ptpu_ref_cfg c;
+    struct ptpu_ref *r;
+    if (ptpu_ref_cfg_named("icebreaker", &c) || ptpu_ref_create(&c, &r))
+        return fail("create icebreaker");
+    int bad = 0;
+    uint8_t b[64], z[64] = { 0 };
+    const uint32_t mem = c.mem_kb * 1024u;
+    struct ptpu_window w = { 0, mem, 3 };
+    struct ptpu_run_result res;
+    memset(b, 0xa5, sizeof b);
+    if (ptpu_ref_mem_read(r, 0x1230, b, sizeof b) || memcmp(b, z, sizeof b))
+        bad = fail("unwritten memory does not read as zero");
+    else if (ptpu_ref_mem_write(r, mem - 8, b, 9) != -13 || ptpu_ref_mem_read(r, mem - 8, b, 9) != -13 ||
+             ptpu_ref_mem_write(r, 0xfffffff0u, b, 32) != -13)
+        bad = fail("access past device memory not refused with RANGE");
+    else if (ptpu_ref_mem_write(r, mem - 64, b, 64) || ptpu_ref_mem_write(r, 65536 - 7, b, 20) ||
+             ptpu_ref_mem_read(r, 65536 - 7, z, 20) || memcmp(b, z, 20))
+        bad = fail("write/read across a page boundary");
+    else if (ptpu_ref_run(r, 16, 1, &w, 1, &res) != -1 || ptpu_ref_run(r, 0, 0, &w, 1, &res) != -1 ||
+             ptpu_ref_run(r, mem - 32, 2, &w, 1, &res) != -13 || ptpu_ref_run(r, 0, 1, &w, 17, &res) != -1)
+        bad = fail("bad run arguments not refused");
+    struct ptpu_ref_cfg badc = c;
+    struct ptpu_ref *r2;
+    badc.n = 3;
+    if (!bad && ptpu_ref_create(&badc, &r2) != -1)
+        bad = fail("odd N accepted");
+    /* UB rows survive between runs: load in one program, store in the next. */
+    if (!bad) {
+        struct pb p = { 0 };
+        uint8_t pat[4] = { 1, 2, 3, 4 }, got[4];
+        ptpu_ref_mem_write(r, 0x100, pat, 4);
+        struct pb_dma d = pb_dma_rows(PTPU_BUF_UB, 7, 0x100, 4, 4, 1, 0);
+        pb_load(&p, &d, 0);
+        pb_halt(&p);
+        uint8_t *bytes = pb_bytes(&p);
+        ptpu_ref_mem_write(r, 0x1000, bytes, (size_t)p.n * 32);
+        free(bytes);
+        pb_free(&p);
+        if (ptpu_ref_run(r, 0x1000, 2, &w, 1, &res) || res.state != PTPU_STATE_DONE)
+            bad = fail("load program");
+        d.addr = 0x200;
+        pb_store(&p, &d, 0);
+        pb_halt(&p);
+        bytes = pb_bytes(&p);
+        ptpu_ref_mem_write(r, 0x1000, bytes, (size_t)p.n * 32);
+        free(bytes);
+        pb_free(&p);
+        if (!bad && (ptpu_ref_run(r, 0x1000, 2, &w, 1, &res) || res.state != PTPU_STATE_DONE ||
+                     ptpu_ref_mem_read(r, 0x200, got, 4) || memcmp(got, pat, 4) ||
+                     res.counters[PTPU_CNT_STORE_INSNS] != 1 || res.counters[PTPU_CNT_BYTES_WRITTEN] != 4))
+            bad = fail("UB rows not kept between programs");
+    }
+    ptpu_ref_destroy(r);
+    return bad;
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static void report(const char *name, int bad, const char *detail)
@@ -1006,6 +1066,8 @@ int main(int argc, char **argv)
     char det[128];
     snprintf(det, sizeof det, "(%d random descriptors)", iters * 20);
     report("dmafn", test_dmafn(iters * 20), det);
+
+    report("api", test_api(), "(memory, arguments, buffers kept between runs)");
 
     static const char *cfgs[] = { "sim16", "sim32", "ulx3s", "icebreaker", "sim128" };
     for (size_t ci = 0; ci < sizeof cfgs / sizeof *cfgs; ci++) {

@@ -486,6 +486,30 @@ static int exec_store(struct ptpu_ref *r, struct run_state *s, const uint32_t *i
     return 0;
 }
 
+/* One int8 row through the array: acc[c] = sum_k (x[k] - zp) * w[k][c].  The hot loop of
+ * the runtime's ref backend: vectorized (the optimize attribute lifts it to -O3 whatever
+ * the library's flags). |x - zp| <= 255 and |w| <= 128: no int32 overflow below 65536 lanes. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void row_int8(int32_t *restrict acc, const uint8_t *restrict x,
+                     const int32_t *restrict w, int n, int32_t zp)
+{
+    memset(acc, 0, (size_t)n * sizeof *acc);
+    for (int k = 0; k < n; k++) {
+        const int32_t xk = (int32_t)(int8_t)x[k] - zp;
+        const int32_t *wk = w + (size_t)k * (size_t)n;
+        if ((n & 15) == 0) {
+            for (int c0 = 0; c0 < n; c0 += 16)
+                for (int c = 0; c < 16; c++)
+                    acc[c0 + c] += xk * wk[c0 + c];
+        } else {
+            for (int c = 0; c < n; c++)
+                acc[c] += xk * wk[c];
+        }
+    }
+}
+
 static void exec_matmul(struct ptpu_ref *r, struct run_state *s, const uint32_t *in)
 {
     const int n = r->n, bf = F(in, MATMUL_BF16), accum = F(in, MATMUL_ACC);
@@ -509,14 +533,7 @@ static void exec_matmul(struct ptpu_ref *r, struct run_state *s, const uint32_t 
         uint32_t *a = r->acc + (size_t)(arow + i) * (size_t)n;
         if (!bf) {
             int32_t *acc = r->tmp_i;
-            memset(acc, 0, (size_t)n * sizeof *acc);
-            /* |x - zp| <= 255 and |w| <= 128: no int32 overflow below 65536 lanes. */
-            for (int k = 0; k < n; k++) {
-                const int32_t xk = (int32_t)(int8_t)x[k] - zp;
-                const int32_t *wk = r->w_i8 + (size_t)k * (size_t)n;
-                for (int c = 0; c < n; c++)
-                    acc[c] += xk * wk[c];
-            }
+            row_int8(acc, x, r->w_i8, n, zp);
             if (accum)
                 for (int c = 0; c < n; c++)
                     a[c] += (uint32_t)acc[c];
