@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: Apache-2.0
+// tpu_soc: the picotpu SoC: the RV32IM command processor with its firmware RAM and MMIO
+// decode, the accelerator (tpu_core), the host link (tpu_link) and the memory system
+// (tpu_mem_sys, three ports), with the HBM2 pseudo-channel ports brought out to the top.
+`default_nettype none
+
+module tpu_soc #(
+  // Accelerator (mk/configs.mk, SOC_CFG_<name>)
+  parameter int N          = 16,        // array size
+  parameter int EnableBf16 = 1,         // bf16 datapath
+  parameter int UbRows     = 4096,
+  parameter int WbRows     = 1024,
+  parameter int AccRows    = 2048,
+  parameter int VpRows     = 256,
+  parameter int NumPch     = 8,         // HBM2 pseudo-channels (1..16); 0 = board memory (SPRAM backend)
+  parameter int MemKb      = 262144,    // device memory in KB (a power of two)
+  parameter logic [127:0] ConfigName = "sim16",
+  parameter int VpuLanes   = N,
+  parameter int NumWindows = 4,         // DMA protection windows
+  parameter int MaxPayload = 4096,      // largest link payload
+  parameter int WideLanes  = 0,         // MXU with 32-bit lanes: same results, faster simulation
+  // Memory system
+  parameter int GranBytes  = 256,       // interleave granularity
+  parameter int RefreshMode = 1,        // HBM2: 0 all-bank, 1 per-bank refresh
+  parameter int BankHash   = 1,
+  // Command processor
+  parameter int FwRamKb    = 16,        // firmware RAM (code, data, stack), KB, a power of two
+  parameter string FwInit  = "",        // $readmemh image of the firmware (boards); "" = boot_* port
+  // Link PHY
+  parameter int LinkPhy    = 0,         // 0: byte-stream port (simulation), 1: UART on pins
+  parameter int ClkHz      = 100000000, // UART: clock frequency
+  parameter int Baud       = 3000000,   // UART: baud rate
+  localparam int MemPch    = (NumPch == 0) ? 1 : NumPch,
+  localparam int Backend   = (NumPch == 0) ? tpu_mem_pkg::BackendSpram : tpu_mem_pkg::BackendHbm2,
+  // HBM2 rows per bank: each pseudo-channel holds MemKb/MemPch KB = 2^(RowBits+14) bytes
+  localparam int RowBits   = (NumPch == 0) ? 1 : $clog2(MemKb) + 10 - $clog2(MemPch) - 14,
+  localparam int DataWidth = 256,
+  localparam int IdWidth   = 4,
+  localparam int NumPorts  = 3,         // 0: DMA, 1: instruction fetch, 2: link
+  localparam int NumCnt    = tpu_mem_pkg::NumCnt,
+  localparam int CntWidth  = tpu_mem_pkg::CntWidth
+) (
+  input  wire                            clk_i,
+  input  wire                            rst_ni,         // asynchronous, active low
+  // Firmware boot-load port: one word per cycle while rst_ni is low
+  input  wire                            boot_we_i,
+  input  wire  [31:0]                    boot_addr_i,    // byte address, word aligned
+  input  wire  [31:0]                    boot_wdata_i,
+  // Link byte stream (LinkPhy = 0)
+  input  wire                            s_link_valid_i,
+  output logic                           s_link_ready_o,
+  input  wire  [7:0]                     s_link_data_i,
+  output logic                           m_link_valid_o,
+  input  wire                            m_link_ready_i,
+  output logic [7:0]                     m_link_data_o,
+  // UART pins (LinkPhy = 1)
+  input  wire                            uart_rx_i,
+  output logic                           uart_tx_o,
+  // Simulation: console bytes and the exit code written by the firmware
+  output logic                           console_valid_o,
+  output logic [7:0]                     console_data_o,
+  output logic                           exit_valid_o,
+  output logic [31:0]                    exit_code_o,
+  // HBM2 pseudo-channels (tpu_mem_sys m_hbm_*; unused with the SPRAM backend)
+  output logic [MemPch*3-1:0]            m_hbm_rcmd_o,
+  output logic [MemPch*4-1:0]            m_hbm_rbank_o,
+  output logic [MemPch*RowBits-1:0]      m_hbm_row_o,
+  output logic [MemPch*2-1:0]            m_hbm_ccmd_o,
+  output logic [MemPch*4-1:0]            m_hbm_cbank_o,
+  output logic [MemPch*5-1:0]            m_hbm_col_o,
+  output logic [MemPch*DataWidth-1:0]    m_hbm_wdata_o,
+  output logic [MemPch*DataWidth/8-1:0]  m_hbm_wstrb_o,
+  input  wire  [MemPch-1:0]              m_hbm_rvalid_i,
+  input  wire  [MemPch*DataWidth-1:0]    m_hbm_rdata_i,
+  // Memory-system counters (also in the CNT page from 0x100)
+  output logic [MemPch*NumCnt*CntWidth-1:0] mem_cnt_o
+);
+  localparam int RamWords = FwRamKb * 256;
+  localparam int RamAW    = $clog2(RamWords);
+  localparam int StrbW    = DataWidth / 8;
+
+  // ================================================================ CPU
+  logic        imem_req_valid, dmem_req_valid, dmem_req_we;
+  logic [31:0] imem_req_addr, dmem_req_addr, dmem_req_wdata;
+  logic [3:0]  dmem_req_wstrb;
+  logic        imem_rsp_valid, imem_rsp_err, dmem_rsp_valid, dmem_rsp_err;
+  logic [31:0] imem_rsp_rdata, dmem_rsp_rdata;
+  logic        cpu_irq, timer_irq;
+
+  tpu_cpu #(
+    .BootAddr(32'h0000_0000),
+    .EnableM (1),
+    .HartId  (32'd0),
+    .LutRam  (0)
+  ) u_cpu (
+    .clk_i,
+    .rst_ni,
+    .imem_req_valid_o(imem_req_valid),
+    .imem_req_ready_i(1'b1),
+    .imem_req_addr_o (imem_req_addr),
+    .imem_rsp_valid_i(imem_rsp_valid),
+    .imem_rsp_rdata_i(imem_rsp_rdata),
+    .imem_rsp_err_i  (imem_rsp_err),
+    .dmem_req_valid_o(dmem_req_valid),
+    .dmem_req_ready_i(1'b1),
+    .dmem_req_addr_o (dmem_req_addr),
+    .dmem_req_we_o   (dmem_req_we),
+    .dmem_req_wdata_o(dmem_req_wdata),
+    .dmem_req_wstrb_o(dmem_req_wstrb),
+    .dmem_rsp_valid_i(dmem_rsp_valid),
+    .dmem_rsp_rdata_i(dmem_rsp_rdata),
+    .dmem_rsp_err_i  (dmem_rsp_err),
+    .irq_i           (cpu_irq),
+    .timer_irq_i     (timer_irq),
+    .trace_valid_o   (unused_trace_valid),
+    .trace_pc_o      (unused_trace_pc),
+    .trace_insn_o    (unused_trace_insn),
+    .trace_trap_o    (unused_trace_trap),
+    .trace_cause_o   (unused_trace_cause),
+    .trace_rd_o      (unused_trace_rd),
+    .trace_rd_wdata_o(unused_trace_rd_wdata),
+    .trace_next_pc_o (unused_trace_next_pc)
+  );
+  // The retirement trace is for the CPU's own testbench; synthesis removes it.
+  logic        unused_trace_valid, unused_trace_trap;
+  logic [31:0] unused_trace_pc, unused_trace_insn, unused_trace_rd_wdata, unused_trace_next_pc;
+  logic [4:0]  unused_trace_cause, unused_trace_rd;
+
+  // ================================================================ CPU bus decode
+  // Every target answers one cycle after the request (RAM read, registered register
+  // read data), so the response side only remembers which target was asked.
+  typedef enum logic [2:0] {
+    TgtRam, TgtPlat, TgtTpu, TgtCnt, TgtCh, TgtLink, TgtErr
+  } tgt_e;
+
+  /* verilator lint_off UNUSEDSIGNAL */  // a[11:0] selects the register inside the page
+  function automatic tgt_e decode(input logic [31:0] a);
+    if (a[31:RamAW+2] == '0) decode = TgtRam;
+    else if (a[31:14] == tpu_isa_pkg::MmioPlatformBase[31:14]) begin
+      unique case (a[13:12])
+        2'd0: decode = TgtPlat;
+        2'd1: decode = TgtTpu;
+        2'd2: decode = (a[11:8] == 4'd0) ? TgtCnt : TgtCh;
+        default: decode = TgtLink;
+      endcase
+    end else decode = TgtErr;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  tgt_e d_tgt, rsp_tgt_q, rsp_tgt_d;
+  logic rsp_i_q, rsp_i_d, rsp_d_q, rsp_d_d;
+  assign d_tgt = decode(dmem_req_addr);
+  wire i_ram = imem_req_addr[31:RamAW+2] == '0;
+
+  always_comb begin
+    rsp_i_d = imem_req_valid;
+    rsp_d_d = dmem_req_valid;
+    rsp_tgt_d = rsp_tgt_q;
+    if (imem_req_valid) rsp_tgt_d = i_ram ? TgtRam : TgtErr;
+    if (dmem_req_valid) rsp_tgt_d = d_tgt;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rsp_i_q <= 1'b0;
+      rsp_d_q <= 1'b0;
+      rsp_tgt_q <= TgtErr;
+    end else begin
+      rsp_i_q <= rsp_i_d;
+      rsp_d_q <= rsp_d_d;
+      rsp_tgt_q <= rsp_tgt_d;
+    end
+  end
+
+  // Firmware RAM
+  logic [31:0] ram_rdata;
+  wire ram_d = dmem_req_valid && d_tgt == TgtRam;
+  tpu_soc_ram #(.Words(RamWords), .InitFile(FwInit)) u_ram (
+    .clk_i,
+    .req_i       (ram_d || (imem_req_valid && i_ram)),
+    .we_i        (ram_d && dmem_req_we),
+    .addr_i      (ram_d ? dmem_req_addr[RamAW+1:2] : imem_req_addr[RamAW+1:2]),
+    .wdata_i     (dmem_req_wdata),
+    .wstrb_i     (dmem_req_wstrb),
+    .rdata_o     (ram_rdata),
+    .boot_we_i   (boot_we_i),
+    .boot_addr_i (boot_addr_i[RamAW+1:2]),
+    .boot_wdata_i(boot_wdata_i)
+  );
+
+  // Register buses (c): one per MMIO target
+  wire        reg_we = dmem_req_we;
+  wire [11:0] reg_addr = dmem_req_addr[11:0];
+  wire [31:0] reg_wdata = dmem_req_wdata;
+  wire plat_req = dmem_req_valid && d_tgt == TgtPlat;
+  wire tpu_req  = dmem_req_valid && d_tgt == TgtTpu;
+  wire cnt_req  = dmem_req_valid && d_tgt == TgtCnt;
+  wire ch_req   = dmem_req_valid && d_tgt == TgtCh;
+  wire link_req = dmem_req_valid && d_tgt == TgtLink;
+  logic [31:0] plat_rdata, tpu_rdata, cnt_rdata, ch_rdata, link_rdata;
+
+  assign imem_rsp_valid = rsp_i_q;
+  assign imem_rsp_rdata = ram_rdata;
+  assign imem_rsp_err   = rsp_tgt_q == TgtErr;
+  assign dmem_rsp_valid = rsp_d_q;
+  assign dmem_rsp_err   = rsp_tgt_q == TgtErr;
+  always_comb begin
+    unique case (rsp_tgt_q)
+      TgtRam:  dmem_rsp_rdata = ram_rdata;
+      TgtPlat: dmem_rsp_rdata = plat_rdata;
+      TgtTpu:  dmem_rsp_rdata = tpu_rdata;
+      TgtCnt:  dmem_rsp_rdata = cnt_rdata;
+      TgtCh:   dmem_rsp_rdata = ch_rdata;
+      TgtLink: dmem_rsp_rdata = link_rdata;
+      default: dmem_rsp_rdata = 32'd0;
+    endcase
+  end
+
+  // ================================================================ PLATFORM page
+  tpu_soc_platform #(.NumCh(MemPch)) u_plat (
+    .clk_i,
+    .rst_ni,
+    .reg_req_i      (plat_req),
+    .reg_we_i       (reg_we),
+    .reg_addr_i     (reg_addr),
+    .reg_wdata_i    (reg_wdata),
+    .reg_rdata_o    (plat_rdata),
+    .console_valid_o,
+    .console_data_o,
+    .exit_valid_o,
+    .exit_code_o,
+    .timer_irq_o    (timer_irq)
+  );
+
+  // ================================================================ CNT page, 0x100+: channel bytes
+  // Channel c: 0x100 + 8c bytes read, +4 bytes written (32 bytes per access, low 32 bits).
+  logic [MemPch*NumCnt*CntWidth-1:0] mem_cnt;
+  logic [31:0] ch_rdata_q, ch_rdata_d;
+  always_comb begin
+    ch_rdata_d = ch_rdata_q;
+    if (ch_req && !reg_we) begin
+      ch_rdata_d = 32'd0;
+      for (int c = 0; c < MemPch; c++) begin
+        if (reg_addr[11:3] == 9'(32 + c)) begin
+          ch_rdata_d = reg_addr[2]
+              ? {mem_cnt[(c*NumCnt + tpu_mem_pkg::CntWrites)*CntWidth +: 27], 5'd0}
+              : {mem_cnt[(c*NumCnt + tpu_mem_pkg::CntReads)*CntWidth +: 27], 5'd0};
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ch_rdata_q <= 32'd0;
+    else ch_rdata_q <= ch_rdata_d;
+  end
+  assign ch_rdata = ch_rdata_q;
+  assign mem_cnt_o = mem_cnt;
+
+  // ================================================================ AXI ports of the memory system
+  // Port p of each field at [p*W +: W]: 0 DMA, 1 fetch (read only), 2 link.
+  logic [NumPorts-1:0]           awvalid, awready, wvalid, wready, wlast, bvalid, bready;
+  logic [NumPorts-1:0]           arvalid, arready, rvalid, rready, rlast;
+  logic [NumPorts*IdWidth-1:0]   awid, bid, arid, rid;
+  logic [NumPorts*32-1:0]        awaddr, araddr;
+  logic [NumPorts*8-1:0]         awlen, arlen;
+  logic [NumPorts*DataWidth-1:0] wdata, rdata;
+  logic [NumPorts*StrbW-1:0]     wstrb;
+  logic [NumPorts*2-1:0]         bresp, rresp;
+
+  // The fetch port never writes.
+  assign awvalid[1] = 1'b0;
+  assign awid[1*IdWidth +: IdWidth] = '0;
+  assign awaddr[1*32 +: 32] = '0;
+  assign awlen[1*8 +: 8] = '0;
+  assign wvalid[1] = 1'b0;
+  assign wdata[1*DataWidth +: DataWidth] = '0;
+  assign wstrb[1*StrbW +: StrbW] = '0;
+  assign wlast[1] = 1'b0;
+  assign bready[1] = 1'b1;
+
+  // Write responses of the read-only fetch port, address bits below a word.
+  logic unused_bits;
+  assign unused_bits = ^{awready[1], wready[1], bvalid[1], bid[1*IdWidth +: IdWidth], bresp[1*2 +: 2],
+                         boot_addr_i[31:RamAW+2], boot_addr_i[1:0], imem_req_addr[1:0]};
+
+  // ================================================================ accelerator
+  logic tpu_irq, link_irq;
+  assign cpu_irq = tpu_irq | link_irq;
+
+  tpu_core #(
+    .N(N), .EnableBf16(EnableBf16), .UbRows(UbRows), .WbRows(WbRows), .AccRows(AccRows),
+    .VpRows(VpRows), .NumWindows(NumWindows), .MemKb(MemKb), .MaxPayload(MaxPayload),
+    .ConfigName(ConfigName), .VpuLanes(VpuLanes), .IdWidth(IdWidth), .WideLanes(WideLanes)
+  ) u_core (
+    .clk_i,
+    .rst_ni,
+    .tpu_reg_req_i  (tpu_req),
+    .tpu_reg_we_i   (reg_we),
+    .tpu_reg_addr_i (reg_addr),
+    .tpu_reg_wdata_i(reg_wdata),
+    .tpu_reg_rdata_o(tpu_rdata),
+    .cnt_reg_req_i  (cnt_req),
+    .cnt_reg_we_i   (reg_we),
+    .cnt_reg_addr_i (reg_addr),
+    .cnt_reg_wdata_i(reg_wdata),
+    .cnt_reg_rdata_o(cnt_rdata),
+    .irq_o          (tpu_irq),
+    .m_axi_awvalid_o(awvalid[0]),
+    .m_axi_awready_i(awready[0]),
+    .m_axi_awid_o   (awid[0*IdWidth +: IdWidth]),
+    .m_axi_awaddr_o (awaddr[0*32 +: 32]),
+    .m_axi_awlen_o  (awlen[0*8 +: 8]),
+    .m_axi_wvalid_o (wvalid[0]),
+    .m_axi_wready_i (wready[0]),
+    .m_axi_wdata_o  (wdata[0*DataWidth +: DataWidth]),
+    .m_axi_wstrb_o  (wstrb[0*StrbW +: StrbW]),
+    .m_axi_wlast_o  (wlast[0]),
+    .m_axi_bvalid_i (bvalid[0]),
+    .m_axi_bready_o (bready[0]),
+    .m_axi_bid_i    (bid[0*IdWidth +: IdWidth]),
+    .m_axi_bresp_i  (bresp[0*2 +: 2]),
+    .m_axi_arvalid_o(arvalid[0]),
+    .m_axi_arready_i(arready[0]),
+    .m_axi_arid_o   (arid[0*IdWidth +: IdWidth]),
+    .m_axi_araddr_o (araddr[0*32 +: 32]),
+    .m_axi_arlen_o  (arlen[0*8 +: 8]),
+    .m_axi_rvalid_i (rvalid[0]),
+    .m_axi_rready_o (rready[0]),
+    .m_axi_rid_i    (rid[0*IdWidth +: IdWidth]),
+    .m_axi_rdata_i  (rdata[0*DataWidth +: DataWidth]),
+    .m_axi_rresp_i  (rresp[0*2 +: 2]),
+    .m_axi_rlast_i  (rlast[0]),
+    .m_fetch_arvalid_o(arvalid[1]),
+    .m_fetch_arready_i(arready[1]),
+    .m_fetch_arid_o   (arid[1*IdWidth +: IdWidth]),
+    .m_fetch_araddr_o (araddr[1*32 +: 32]),
+    .m_fetch_arlen_o  (arlen[1*8 +: 8]),
+    .m_fetch_rvalid_i (rvalid[1]),
+    .m_fetch_rready_o (rready[1]),
+    .m_fetch_rid_i    (rid[1*IdWidth +: IdWidth]),
+    .m_fetch_rdata_i  (rdata[1*DataWidth +: DataWidth]),
+    .m_fetch_rresp_i  (rresp[1*2 +: 2]),
+    .m_fetch_rlast_i  (rlast[1])
+  );
+
+  // ================================================================ link
+  logic       phy_rx_valid, phy_rx_ready, phy_tx_valid, phy_tx_ready;
+  logic [7:0] phy_rx_data, phy_tx_data;
+
+  // The simulation port may stall the byte stream; a UART cannot.
+  tpu_link #(
+    .MaxPayload(MaxPayload), .MemKb(MemKb), .IdWidth(IdWidth), .BackPressure((LinkPhy == 0) ? 1 : 0)
+  ) u_link (
+    .clk_i,
+    .rst_ni,
+    .s_byte_valid_i (phy_rx_valid),
+    .s_byte_ready_o (phy_rx_ready),
+    .s_byte_data_i  (phy_rx_data),
+    .m_byte_valid_o (phy_tx_valid),
+    .m_byte_ready_i (phy_tx_ready),
+    .m_byte_data_o  (phy_tx_data),
+    .m_axi_awvalid_o(awvalid[2]),
+    .m_axi_awready_i(awready[2]),
+    .m_axi_awid_o   (awid[2*IdWidth +: IdWidth]),
+    .m_axi_awaddr_o (awaddr[2*32 +: 32]),
+    .m_axi_awlen_o  (awlen[2*8 +: 8]),
+    .m_axi_wvalid_o (wvalid[2]),
+    .m_axi_wready_i (wready[2]),
+    .m_axi_wdata_o  (wdata[2*DataWidth +: DataWidth]),
+    .m_axi_wstrb_o  (wstrb[2*StrbW +: StrbW]),
+    .m_axi_wlast_o  (wlast[2]),
+    .m_axi_bvalid_i (bvalid[2]),
+    .m_axi_bready_o (bready[2]),
+    .m_axi_bid_i    (bid[2*IdWidth +: IdWidth]),
+    .m_axi_bresp_i  (bresp[2*2 +: 2]),
+    .m_axi_arvalid_o(arvalid[2]),
+    .m_axi_arready_i(arready[2]),
+    .m_axi_arid_o   (arid[2*IdWidth +: IdWidth]),
+    .m_axi_araddr_o (araddr[2*32 +: 32]),
+    .m_axi_arlen_o  (arlen[2*8 +: 8]),
+    .m_axi_rvalid_i (rvalid[2]),
+    .m_axi_rready_o (rready[2]),
+    .m_axi_rid_i    (rid[2*IdWidth +: IdWidth]),
+    .m_axi_rdata_i  (rdata[2*DataWidth +: DataWidth]),
+    .m_axi_rresp_i  (rresp[2*2 +: 2]),
+    .m_axi_rlast_i  (rlast[2]),
+    .reg_req_i      (link_req),
+    .reg_we_i       (reg_we),
+    .reg_addr_i     (reg_addr),
+    .reg_wdata_i    (reg_wdata),
+    .reg_rdata_o    (link_rdata),
+    .irq_o          (link_irq)
+  );
+
+  // Link PHY: the byte-stream port, or a UART on the pins.
+  if (LinkPhy == 0) begin : g_phy_stream
+    assign phy_rx_valid = s_link_valid_i;
+    assign phy_rx_data = s_link_data_i;
+    assign s_link_ready_o = phy_rx_ready;
+    assign m_link_valid_o = phy_tx_valid;
+    assign m_link_data_o = phy_tx_data;
+    assign phy_tx_ready = m_link_ready_i;
+    assign uart_tx_o = 1'b1;
+    logic unused_uart;
+    assign unused_uart = uart_rx_i ^ (ClkHz > 0) ^ (Baud > 0);
+  end else begin : g_phy_uart
+    tpu_uart_rx #(.ClkHz(ClkHz), .Baud(Baud)) u_rx (
+      .clk_i,
+      .rst_ni,
+      .rx_i          (uart_rx_i),
+      .m_valid_o     (phy_rx_valid),
+      .m_data_o      (phy_rx_data),
+      .frame_err_o   (unused_frame_err)  // a broken byte breaks its frame's CRC anyway
+    );
+    logic unused_frame_err, unused_rx_ready;
+    assign unused_rx_ready = phy_rx_ready;  // a UART cannot wait: the link engine always takes
+    tpu_uart_tx #(.ClkHz(ClkHz), .Baud(Baud)) u_tx (
+      .clk_i,
+      .rst_ni,
+      .s_valid_i     (phy_tx_valid),
+      .s_ready_o     (phy_tx_ready),
+      .s_data_i      (phy_tx_data),
+      .tx_o          (uart_tx_o)
+    );
+    assign s_link_ready_o = 1'b0;
+    assign m_link_valid_o = 1'b0;
+    assign m_link_data_o = 8'd0;
+  end
+
+  // ================================================================ memory system
+  tpu_mem_sys #(
+    .NumPorts   (NumPorts),
+    .NumPch     (MemPch),
+    .AddrWidth  (32),
+    .DataWidth  (DataWidth),
+    .IdWidth    (IdWidth),
+    .GranBytes  (GranBytes),
+    .Backend    (Backend),
+    .RowBits    (RowBits),
+    .SpramBytes ((NumPch == 0) ? MemKb * 1024 : 131072),
+    .RefreshMode(RefreshMode),
+    .BankHash   (BankHash)
+  ) u_mem (
+    .clk_i,
+    .rst_ni,
+    .s_axi_awvalid_i(awvalid),
+    .s_axi_awready_o(awready),
+    .s_axi_awid_i   (awid),
+    .s_axi_awaddr_i (awaddr),
+    .s_axi_awlen_i  (awlen),
+    .s_axi_wvalid_i (wvalid),
+    .s_axi_wready_o (wready),
+    .s_axi_wdata_i  (wdata),
+    .s_axi_wstrb_i  (wstrb),
+    .s_axi_wlast_i  (wlast),
+    .s_axi_bvalid_o (bvalid),
+    .s_axi_bready_i (bready),
+    .s_axi_bid_o    (bid),
+    .s_axi_bresp_o  (bresp),
+    .s_axi_arvalid_i(arvalid),
+    .s_axi_arready_o(arready),
+    .s_axi_arid_i   (arid),
+    .s_axi_araddr_i (araddr),
+    .s_axi_arlen_i  (arlen),
+    .s_axi_rvalid_o (rvalid),
+    .s_axi_rready_i (rready),
+    .s_axi_rid_o    (rid),
+    .s_axi_rdata_o  (rdata),
+    .s_axi_rresp_o  (rresp),
+    .s_axi_rlast_o  (rlast),
+    .m_hbm_rcmd_o,
+    .m_hbm_rbank_o,
+    .m_hbm_row_o,
+    .m_hbm_ccmd_o,
+    .m_hbm_cbank_o,
+    .m_hbm_col_o,
+    .m_hbm_wdata_o,
+    .m_hbm_wstrb_o,
+    .m_hbm_rvalid_i,
+    .m_hbm_rdata_i,
+    .cnt_o          (mem_cnt)
+  );
+
+  // Assertions
+`ifndef SYNTHESIS
+  initial begin
+    assert (NumPch == 0 || (1 << $clog2(NumPch)) == NumPch) else $fatal(1, "tpu_soc: NumPch must be a power of two");
+    assert ((1 << $clog2(MemKb)) == MemKb) else $fatal(1, "tpu_soc: MemKb must be a power of two");
+    assert (NumPch == 0 || RowBits >= 1) else $fatal(1, "tpu_soc: MemKb too small for NumPch channels");
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(imem_req_valid && dmem_req_valid)) else $error("tpu_soc: fetch and data request in one cycle");
+      assert (!boot_we_i) else $error("tpu_soc: boot write while running");
+    end
+  end
+`endif
+endmodule

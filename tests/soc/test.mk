@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: Apache-2.0
+# tests/soc/test.mk - the SoC (rtl/soc/tpu_soc.sv), its simulation library (sim/) and the
+# end-to-end tests through the link (tests/soc/).
+#
+# build/sim/<config>/libpicotpu_sim.a (and .so): tpu_soc Verilated with the parameters of
+# SOC_CFG_<config> (mk/configs.mk), the HBM2 models, the glue; `make sim` builds them.
+
+SIM_CONFIGS := sim16
+SIM_BUILD := build/sim
+
+# Sources: packages first.
+SOC_PKGS := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv rtl/mem/tpu_mem_pkg.sv rtl/dma/tpu_dma_pkg.sv \
+            rtl/mxu/tpu_fp_pkg.sv $(sort $(wildcard rtl/vpu/*_pkg.sv rtl/link/*_pkg.sv rtl/soc/tpu_core*_pkg.sv))
+SOC_MODS := $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv rtl/mem/*.sv rtl/dma/*.sv rtl/mxu/*.sv \
+              rtl/vpu/*.sv rtl/link/*.sv rtl/soc/tpu_core*.sv rtl/soc/tpu_soc*.sv)))
+SOC_SRCS := $(SOC_PKGS) $(SOC_MODS)
+
+soc_p = $(patsubst $(1)=%,%,$(filter $(1)=%,$(SOC_CFG_$(2))))
+soc_rowbits = $(shell awk 'BEGIN { x = $(1) * 1024 / $(2); r = 0; while (x > 1) { x /= 2; r++ }; print r - 14 }')
+SOC_FW_RAM_KB := 16
+SOC_GRAN := 256
+SOC_BANK_HASH := 1
+SOC_FW := $(FW_BUILD)/ptpu_cp.bin
+
+# Verilator: the flags of mk/tb.mk for models, FST tracing compiled in (opened on demand),
+# the memory system's and the MXU's loop settings, position-independent code for the .so.
+SIM_VFLAGS := -O3 --x-assign fast --x-initial fast --assert -Wno-fatal --trace-fst \
+              --unroll-count 8 --unroll-stmts 1500 -CFLAGS -fPIC
+SIM_CXXFLAGS := -I$(VINC) -I$(VINC)/vltstd -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 \
+                -DVM_TRACE_VCD=0 -faligned-new -fcf-protection=none -fPIC -O2 -Wno-unused-parameter
+SIM_CFLAGS := -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Werror -Isim/include -Isim/hbm2 -Isim/tb -Isim
+SIM_LDLIBS := -lstdc++ -lm -lz -pthread -latomic
+
+# The Verilator runtime with FST, compiled once.
+SIM_RT_SRCS := verilated.cpp verilated_threads.cpp verilated_fst_c.cpp
+SIM_RT := $(SIM_BUILD)/vlrt/libvlrt.a
+$(SIM_RT): $(addprefix $(VINC)/,$(SIM_RT_SRCS))
+	@mkdir -p $(@D)
+	cd $(@D) && for s in $(SIM_RT_SRCS); do \
+	  $(CXX) $(SIM_CXXFLAGS) -c $(VINC)/$$s -o $${s%.cpp}.o; done
+	$(AR) rcs $@ $(addprefix $(@D)/,$(SIM_RT_SRCS:.cpp=.o))
+
+define SIM_CONFIG
+SIM_$(1)_DIR := $(SIM_BUILD)/$(1)
+SIM_$(1)_LIB := $(SIM_BUILD)/$(1)/libpicotpu_sim.a
+SIM_$(1)_SO := $(SIM_BUILD)/$(1)/libpicotpu_sim.so
+SIM_$(1)_PCH := $(call soc_p,NumPch,$(1))
+SIM_$(1)_ROWBITS := $(call soc_rowbits,$(call soc_p,MemKb,$(1)),$(call soc_p,NumPch,$(1)))
+SIM_$(1)_DEFS := -DPTPU_SIM_CONFIG=$(1) -DPTPU_SIM_N=$(call soc_p,N,$(1)) -DPTPU_SIM_BF16=$(call soc_p,EnableBf16,$(1)) \
+  -DPTPU_SIM_UB_ROWS=$(call soc_p,UbRows,$(1)) -DPTPU_SIM_WB_ROWS=$(call soc_p,WbRows,$(1)) \
+  -DPTPU_SIM_ACC_ROWS=$(call soc_p,AccRows,$(1)) -DPTPU_SIM_VP_ROWS=$(call soc_p,VpRows,$(1)) \
+  -DPTPU_SIM_NUM_PCH=$$(SIM_$(1)_PCH) -DPTPU_SIM_MEM_KB=$(call soc_p,MemKb,$(1))u \
+  -DPTPU_SIM_GRAN_BYTES=$(SOC_GRAN) -DPTPU_SIM_ROW_BITS=$$(SIM_$(1)_ROWBITS) -DPTPU_SIM_BANK_HASH=$(SOC_BANK_HASH) \
+  -DPTPU_SIM_FW_RAM_KB=$(SOC_FW_RAM_KB) -DPTPU_SIM_DEFAULT_FW=$(abspath $(SOC_FW))
+TB_MODELS += soc_$(1)
+soc_$(1)_LIB := $$(SIM_$(1)_LIB) $$(SIM_$(1)_SO)
+
+$$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a: $(SOC_SRCS) tests/soc/test.mk mk/configs.mk
+	@mkdir -p $$(@D)
+	@echo "  VERILATE soc $(1) ($$(SOC_CFG_$(1)))"
+	@date +%s > $$(@D)/build_start
+	$(VERILATOR) --cc $(SIM_VFLAGS) --top-module tpu_soc --prefix Vmodel --Mdir $$(@D) \
+	  $$(addprefix -G,$$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" -GFwRamKb=$(SOC_FW_RAM_KB) \
+	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) $(SOC_SRCS)
+	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk VM_PARALLEL_BUILDS=1 OPT_FAST="-O2" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
+	@echo "  BUILT soc $(1) in $$$$(( $$$$(date +%s) - $$$$(cat $$(@D)/build_start) )) s"
+
+$$(SIM_$(1)_DIR)/glue.o: sim/picotpu_sim_glue.cpp sim/picotpu_sim_glue.h sim/tb/tb.h sim/tb/gen_ports.sh $$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a
+	@sim/tb/gen_ports.sh $$(SIM_$(1)_DIR)/obj/Vmodel.h > $$(SIM_$(1)_DIR)/obj/tb_ports.inc
+	$(CXX) $(SIM_CXXFLAGS) -I$$(SIM_$(1)_DIR)/obj -Isim -Isim/tb -c $$< -o $$@
+
+$$(SIM_$(1)_DIR)/picotpu_sim.o: sim/picotpu_sim.c sim/include/picotpu_sim.h sim/picotpu_sim_glue.h sim/hbm2/hbm2.h tests/soc/test.mk
+	@mkdir -p $$(@D)
+	$(CC) $(SIM_CFLAGS) $$(SIM_$(1)_DEFS) -c $$< -o $$@
+
+$$(SIM_$(1)_DIR)/hbm2.o: sim/hbm2/hbm2.c sim/hbm2/hbm2.h
+	@mkdir -p $$(@D)
+	$(CC) $(SIM_CFLAGS) -c $$< -o $$@
+
+SIM_$(1)_OBJS := $$(SIM_$(1)_DIR)/picotpu_sim.o $$(SIM_$(1)_DIR)/hbm2.o $$(SIM_$(1)_DIR)/glue.o
+$$(SIM_$(1)_LIB): $$(SIM_$(1)_OBJS) $$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a $(SIM_RT) $(SOC_FW)
+	@rm -f $$@.tmp
+	cp $$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a $$@.tmp
+	$(AR) rs $$@.tmp $$(SIM_$(1)_OBJS) $(SIM_BUILD)/vlrt/*.o 2>/dev/null
+	@mv $$@.tmp $$@
+$$(SIM_$(1)_SO): $$(SIM_$(1)_LIB)
+	$(CXX) -shared -o $$@ -Wl,--whole-archive $$< -Wl,--no-whole-archive $(SIM_LDLIBS)
+endef
+$(foreach c,$(SIM_CONFIGS),$(eval $(call SIM_CONFIG,$(c))))
+
+# Lint of the SoC top in the default configuration.
+$(eval $(call lint_config,soc_sim16,tpu_soc,$(SOC_SRCS),$(SOC_CFG_sim16)))
