@@ -107,6 +107,15 @@ int ptpu_model_run_host(const ptpu_model *m, const int8_t *in, int8_t *out);
  * (cached per device), then input upload, run, output download. */
 int ptpu_model_run(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
                    struct ptpu_counters *cnt);
+/* The same, with the counters of every op: per_op[ptpu_model_num_ops(m)]. */
+int ptpu_model_profile(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
+                       struct ptpu_counters *per_op);
+struct ptpu_op_info {
+    const char *name;            /* "conv2d", "depthwise", "fc", "maxpool", "avgpool", "add" */
+    int in_h, in_w, in_c, out_h, out_w, out_c, kh, kw, stride;
+    uint64_t macs;               /* multiply-accumulates of the op (0 for pools and add) */
+};
+int ptpu_model_op_info(const ptpu_model *m, int op, struct ptpu_op_info *info);
 
 #ifdef __cplusplus
 }

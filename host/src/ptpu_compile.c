@@ -715,6 +715,54 @@ static int lower_avgpool_conv(struct ptpu_cc *cc, const struct ptpu_model *m,
     return rc;
 }
 
+/* A global average pool: the P pixels of a channel slice in chunks of R rows, each
+ * chunk accumulated by an identity MATMUL into the same R ACC rows (ACC row r sums
+ * pixels r, R + r, 2R + r, ...), then one ACTIVATE sums the R rows as a window. */
+static int lower_global_avgpool(struct ptpu_cc *cc, const struct ptpu_model *m,
+                                const struct ptpu_mop *op, const uint32_t *addr)
+{
+    const struct ptpu_hw *hw = &cc->hw;
+    const struct ptpu_tensor *ti = &m->t[op->in[0]], *to = &m->t[op->out];
+    int n = hw->n, tm = tile_rows(hw, 1), C = ti->c, P = ti->h * ti->w;
+    int w1 = 15, w2 = tm / 15 < 15 ? tm / 15 : 15;
+    if (w2 < 1) {
+        w1 = tm;
+        w2 = 1;
+    }
+    int R = w1 * w2;
+    struct pass pa = {.ew = 1, .out_rows = tm, .in_rows = tm};
+    uint8_t *vp;
+    pa.vp_rows = 3;
+    pa.vp_addr = cb_alloc(cc->cb, (size_t)3 * 4 * n, &vp);
+    if (!vp)
+        return PTPU_ERR_NO_MEM;
+    for (int k = 0; k < n; k++) {
+        put32(vp + 4 * n + 4 * k, (uint32_t)op->m0[P]);
+        put32(vp + 8 * n + 4 * k, (uint32_t)op->shift[P]);
+    }
+    uint32_t ident = diag_tile(cc, NULL, 1, n);
+    for (int c0 = 0; c0 < C; c0 += n) {
+        int cn = C - c0 < n ? C - c0 : n;
+        if (!tile_begin(&pa))
+            break;
+        for (int p0 = 0; p0 < P; p0 += R) {
+            /* rows past P are outside: the pad byte is the zero point, adding 0 */
+            struct ptpu_dma in = in_desc(addr[op->in[0]] + (uint32_t)c0, P, 1, C, C, 0, 1, 1, p0,
+                                         R, 1, cn, ti->zp);
+            add_step(&pa, ident, &in, ti->zp);
+        }
+        struct ptpu_act_f a = {.out = PTPU_OUT_INT8, .pool = PTPU_POOL_SUM, .zp_out = to->zp,
+                               .clamp_lo = -128, .clamp_hi = 127, .count1 = 1, .count2 = 1,
+                               .win1 = w1, .win2 = w2, .wstep1 = 1, .wstep2 = w1};
+        add_act(&pa, &a);
+        struct ptpu_dma o = out_desc(addr[op->out] + (uint32_t)c0, 1, 1, 0, 0, cn, 0);
+        add_store(&pa, &o);
+    }
+    int rc = pass_emit(cc, &pa);
+    pass_free(&pa);
+    return rc ? fail(cc, rc, "global avgpool: a field out of range") : 0;
+}
+
 static int lower_pool(struct ptpu_cc *cc, const struct ptpu_model *m, const struct ptpu_mop *op,
                       const uint32_t *addr)
 {
@@ -722,6 +770,8 @@ static int lower_pool(struct ptpu_cc *cc, const struct ptpu_model *m, const stru
     const struct ptpu_tensor *ti = &m->t[op->in[0]], *to = &m->t[op->out];
     int n = hw->n, tm = tile_rows(hw, 1), C = ti->c, mx = op->type == PTPU_MOP_MAXPOOL;
     int padded = op->pt || op->pb || op->pl || op->pr;
+    if (!mx && !padded && to->h == 1 && to->w == 1 && op->kh * op->kw > 15)
+        return lower_global_avgpool(cc, m, op, addr);
     if (!mx && !padded && (op->kh > 15 || op->kw > 15 || op->kh * op->kw > tm))
         return lower_avgpool_conv(cc, m, op, addr);
     if (op->kh > 15 || op->kw > 15)

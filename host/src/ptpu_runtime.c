@@ -508,6 +508,7 @@ struct ptpu_mcache {
     uint64_t serial;
     struct unit u;
     uint32_t *taddr;
+    uint32_t *seg;
 };
 
 static void mcache_free(struct ptpu_model *m)
@@ -521,6 +522,7 @@ static void mcache_free(struct ptpu_model *m)
                 ptpu_mem_free(d, c->u.base);
         pthread_mutex_unlock(&dev_lock);
         free(c->taddr);
+        free(c->seg);
         free(c);
     }
 }
@@ -621,11 +623,22 @@ int ptpu_model_run_host(const ptpu_model *m, const int8_t *in, int8_t *out)
     return rc;
 }
 
+struct model_arg {
+    const struct ptpu_model *m;
+    uint32_t *seg;      /* first instruction of op i; seg[nops] = the end */
+};
+
+/* One program segment per op, each ending with HALT: runs can go op by op (with
+ * counters per op) or be chained. */
 static int lower_model(struct ptpu_cc *cc, void *arg, const uint32_t *t)
 {
-    const struct ptpu_model *m = arg;
+    struct model_arg *ma = arg;
+    const struct ptpu_model *m = ma->m;
     for (int i = 0; i < m->nops; i++) {
+        ma->seg[i] = (uint32_t)cc->prog->n;
         int rc = ptpu_cc_op(cc, m, &m->op[i], t);
+        if (!rc)
+            rc = ptpu_enc_halt(cc->prog);
         if (rc) {
             char tmp[sizeof(cc->err)];
             snprintf(tmp, sizeof(tmp), "%s", cc->err);
@@ -633,6 +646,7 @@ static int lower_model(struct ptpu_cc *cc, void *arg, const uint32_t *t)
             return rc;
         }
     }
+    ma->seg[m->nops] = (uint32_t)cc->prog->n;
     return 0;
 }
 
@@ -656,9 +670,13 @@ static int model_prepare(ptpu_device *dev, ptpu_model *m, struct ptpu_mcache **o
     }
     for (int i = 0; i < m->ntensors; i++)
         tl[i] = tsize(&m->t[i]);
-    int rc = build_unit(dev, lower_model, m, m->ntensors, tl, c->taddr, &c->u);
+    c->seg = calloc((size_t)m->nops + 1, sizeof(*c->seg));
+    struct model_arg ma = {m, c->seg};
+    int rc = c->seg ? build_unit(dev, lower_model, &ma, m->ntensors, tl, c->taddr, &c->u)
+                    : ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "out of host memory");
     free(tl);
     if (rc) {
+        free(c->seg);
         free(c->taddr);
         free(c);
         return rc;
@@ -671,20 +689,94 @@ static int model_prepare(ptpu_device *dev, ptpu_model *m, struct ptpu_mcache **o
     return 0;
 }
 
-int ptpu_model_run(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
-                   struct ptpu_counters *cnt)
+/* Run op segments one after the other; per_op (may be NULL) gets each op's counters. */
+static int model_exec(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
+                      struct ptpu_counters *cnt, struct ptpu_counters *per_op)
 {
     if (!dev)
         return PTPU_ERR_INVALID_ARG;
     if (!m || !in || !out)
         return ptpu_dev_fail(dev, PTPU_ERR_INVALID_ARG, "ptpu_model_run: NULL argument");
     struct ptpu_mcache *c = NULL;
+    struct ptpu_counters sum, one;
+    memset(&sum, 0, sizeof(sum));
     int rc = model_prepare(dev, m, &c);
     if (!rc)
         rc = ptpu_mem_write(dev, c->taddr[0], in, tsize(&m->t[0]));
-    if (!rc)
-        rc = run_unit(dev, &c->u, cnt);
+    for (int i = 0; i < m->nops && !rc; i++) {
+        rc = ptpu_start(dev, c->u.prog_addr + c->seg[i] * PTPU_INSTR_BYTES,
+                        c->seg[i + 1] - c->seg[i]);
+        if (!rc)
+            rc = ptpu_wait(dev, &one);
+        if (rc) {
+            char tmp[256];
+            snprintf(tmp, sizeof(tmp), "%.255s", dev->err);
+            ptpu_dev_fail(dev, rc, "op %d: %s", i, tmp);
+            break;
+        }
+        if (per_op)
+            per_op[i] = one;
+        for (int k = 0; k < PTPU_NUM_COUNTERS; k++)
+            sum.c[k] += one.c[k];
+        sum.runs++;
+    }
     if (!rc)
         rc = ptpu_mem_read(dev, c->taddr[m->output], out, tsize(&m->t[m->output]));
+    sum.utilization = sum.c[PTPU_CNT_CYCLES] ? (double)sum.c[PTPU_CNT_MXU_ROWS] /
+                                                   (double)sum.c[PTPU_CNT_CYCLES]
+                                             : 0.0;
+    if (cnt)
+        *cnt = sum;
     return rc;
+}
+
+int ptpu_model_run(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
+                   struct ptpu_counters *cnt)
+{
+    return model_exec(dev, m, in, out, cnt, NULL);
+}
+
+int ptpu_model_profile(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
+                       struct ptpu_counters *per_op)
+{
+    if (!per_op)
+        return dev ? ptpu_dev_fail(dev, PTPU_ERR_INVALID_ARG, "per_op is NULL")
+                   : PTPU_ERR_INVALID_ARG;
+    return model_exec(dev, m, in, out, NULL, per_op);
+}
+
+int ptpu_model_op_info(const ptpu_model *m, int op, struct ptpu_op_info *info)
+{
+    static const char *const names[] = {"?", "conv2d", "depthwise", "fc", "maxpool", "avgpool",
+                                        "add"};
+    if (!m || !info || op < 0 || op >= m->nops)
+        return PTPU_ERR_INVALID_ARG;
+    const struct ptpu_mop *o = &m->op[op];
+    const struct ptpu_tensor *ti = &m->t[o->in[0]], *to = &m->t[o->out];
+    memset(info, 0, sizeof(*info));
+    info->name = names[o->type];
+    info->in_h = ti->h;
+    info->in_w = ti->w;
+    info->in_c = ti->c;
+    info->out_h = to->h;
+    info->out_w = to->w;
+    info->out_c = to->c;
+    info->kh = o->kh;
+    info->kw = o->kw;
+    info->stride = o->sh;
+    uint64_t px = (uint64_t)to->h * to->w;
+    switch (o->type) {
+    case PTPU_MOP_CONV2D:
+        info->macs = px * to->c * o->kh * o->kw * ti->c;
+        break;
+    case PTPU_MOP_DEPTHWISE:
+        info->macs = px * to->c * o->kh * o->kw;
+        break;
+    case PTPU_MOP_FC:
+        info->macs = (uint64_t)to->c * o->cin;
+        break;
+    default:
+        info->macs = 0;
+    }
+    return 0;
 }
