@@ -171,10 +171,30 @@ static int cmd_run(ptpu_device *dev, const char *path, const char *input)
             return 1;
         }
     }
-    struct ptpu_counters c;
-    rc = ptpu_model_run(dev, m, in, out, &c);
+    int nops = ptpu_model_num_ops(m);
+    struct ptpu_counters c, *po = calloc((size_t)nops, sizeof(*po));
+    rc = po ? ptpu_model_profile(dev, m, in, out, po) : PTPU_ERR_NO_MEM;
     if (rc)
         return fail(dev, rc, "run");
+    memset(&c, 0, sizeof(c));
+    printf("%-3s %-10s %-16s %-16s %12s %10s %6s\n", "op", "kind", "input", "output", "MACs",
+           "cycles", "MXU");
+    for (int k = 0; k < nops; k++) {
+        struct ptpu_op_info oi;
+        ptpu_model_op_info(m, k, &oi);
+        char a[32], b[32];
+        snprintf(a, sizeof(a), "%dx%dx%d", oi.in_h, oi.in_w, oi.in_c);
+        snprintf(b, sizeof(b), "%dx%dx%d", oi.out_h, oi.out_w, oi.out_c);
+        printf("%-3d %-10s %-16s %-16s %12llu %10llu %5.1f%%\n", k, oi.name, a, b,
+               (unsigned long long)oi.macs, (unsigned long long)po[k].c[PTPU_CNT_CYCLES],
+               100.0 * po[k].utilization);
+        for (int j = 0; j < PTPU_NUM_COUNTERS; j++)
+            c.c[j] += po[k].c[j];
+    }
+    c.utilization = c.c[PTPU_CNT_CYCLES] ? (double)c.c[PTPU_CNT_MXU_ROWS] /
+                                               (double)c.c[PTPU_CNT_CYCLES]
+                                         : 0.0;
+    free(po);
     ptpu_model_run_host(m, in, ref);
     int best = 0;
     printf("output %dx%dx%d (scale %g, zero point %d):\n", so.h, so.w, so.c, (double)so.scale,

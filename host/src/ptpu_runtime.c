@@ -260,9 +260,10 @@ static void trace_run(ptpu_device *dev, const struct ptpu_run_status *st)
     if (!dev->trace)
         return;
     uint64_t cyc = st->counters[PTPU_CNT_CYCLES];
-    fprintf(dev->trace, "%s{\"name\":\"run\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%llu,"
+    fprintf(dev->trace, "%s{\"name\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%llu,"
                         "\"dur\":%llu,\"args\":{",
-            dev->trace_events++ ? ",\n" : "", (unsigned long long)dev->trace_ts,
+            dev->trace_events++ ? ",\n" : "", dev->trace_label[0] ? dev->trace_label : "run",
+            (unsigned long long)dev->trace_ts,
             (unsigned long long)(cyc ? cyc : 1));
     for (int i = 0; i < PTPU_NUM_COUNTERS; i++)
         fprintf(dev->trace, "%s\"%s\":%llu", i ? "," : "", cnt_names[i],
@@ -297,7 +298,17 @@ int ptpu_trace_open(ptpu_device *dev, const char *path)
     if (!dev->trace)
         return ptpu_dev_fail(dev, PTPU_ERR_IO, "%s: %s", path, strerror(errno));
     fprintf(dev->trace, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-    dev->trace_events = 0;
+    /* row names: the runs, then the counters of where their cycles went */
+    static const char *const rows[] = {"runs (1 us = 1 cycle)", "load: waiting for tokens",
+                                       "load: waiting for memory", "compute: waiting for tokens",
+                                       "compute: waiting for weights", "compute: idle",
+                                       "store: waiting for tokens", "store: waiting for memory",
+                                       "MXU busy (rows)"};
+    for (int i = 0; i < 9; i++)
+        fprintf(dev->trace, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+                            "\"args\":{\"name\":\"%s\"}}",
+                i ? ",\n" : "", i + 1, rows[i]);
+    dev->trace_events = 1;
     return 0;
 }
 
@@ -704,6 +715,10 @@ static int model_exec(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t 
     if (!rc)
         rc = ptpu_mem_write(dev, c->taddr[0], in, tsize(&m->t[0]));
     for (int i = 0; i < m->nops && !rc; i++) {
+        static const char *const kind[] = {"?", "conv2d", "depthwise", "fc", "maxpool",
+                                           "avgpool", "add"};
+        snprintf(dev->trace_label, sizeof(dev->trace_label), "op %d %s", i,
+                 kind[m->op[i].type]);
         rc = ptpu_start(dev, c->u.prog_addr + c->seg[i] * PTPU_INSTR_BYTES,
                         c->seg[i + 1] - c->seg[i]);
         if (!rc)
@@ -720,6 +735,7 @@ static int model_exec(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t 
             sum.c[k] += one.c[k];
         sum.runs++;
     }
+    dev->trace_label[0] = 0;
     if (!rc)
         rc = ptpu_mem_read(dev, c->taddr[m->output], out, tsize(&m->t[m->output]));
     sum.utilization = sum.c[PTPU_CNT_CYCLES] ? (double)sum.c[PTPU_CNT_MXU_ROWS] /

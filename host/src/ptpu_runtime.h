@@ -50,6 +50,7 @@ struct ptpu_device {
     FILE *trace;
     uint64_t trace_ts;
     int trace_events;
+    char trace_label[48];           /* name of the next run in the trace */
     struct ptpu_device *next;       /* list of open devices */
 };
 
