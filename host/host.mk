@@ -32,7 +32,7 @@ $(HOST_SO): $(HOST_OBJS)
 
 $(HOST_PC): host/host.mk
 	@mkdir -p $(@D)
-	@printf '%s\n' 'prefix=$(or $(PREFIX),/usr/local)' 'libdir=$${prefix}/lib' \
+	@printf '%s\n' 'prefix=/usr/local' 'libdir=$${prefix}/lib' \
 	  'includedir=$${prefix}/include' '' 'Name: picotpu' \
 	  'Description: host runtime of the picotpu TPU' 'Version: 0.1.0' \
 	  'Libs: -L$${libdir} -lpicotpu' 'Libs.private: -lz -lm -pthread -ldl' \
@@ -43,3 +43,17 @@ $(HOST_CLI): host/cli/picotpu.c $(HOST_LIB)
 
 .PHONY: host
 host: $(HOST_LIB) $(HOST_SO) $(HOST_PC) $(HOST_CLI)
+
+# `make host-install PREFIX=/usr/local` (DESTDIR honoured): headers, libraries,
+# pkg-config file and the CLI.
+PREFIX ?= /usr/local
+.PHONY: host-install
+host-install: host
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 host/include/picotpu.h host/include/picotpu_model.h host/include/picotpu_isa.h \
+	  $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(HOST_SO) $(DESTDIR)$(PREFIX)/lib/libpicotpu.so.1
+	ln -sf libpicotpu.so.1 $(DESTDIR)$(PREFIX)/lib/libpicotpu.so
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(HOST_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/picotpu.pc
+	install -m 755 $(HOST_CLI) $(DESTDIR)$(PREFIX)/bin/
