@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tpu_mem_axi_rd: read side of one AXI4-like slave port; splits bursts into 32-byte
-// channel requests and returns the data through a reorder buffer in request order.
+// channel requests (a small queue per channel, so that a busy channel does not hold up
+// beats for the others) and returns the data through a reorder buffer in request order.
 `default_nettype none
 
 module tpu_mem_axi_rd #(
@@ -11,7 +12,7 @@ module tpu_mem_axi_rd #(
   parameter int PchBytesLog2 = 28,
   parameter int RobDepth     = 64,  // beats in flight per port, a power of two >= 2
   parameter int PortBits     = 1,   // tag bits naming the port, >= 1
-  parameter int PortIdx      = 0,   // this port's number, the top tag bits
+  parameter int PortQueue    = 8,   // beats per channel waiting for the channel arbiter
   localparam int DataWidth = 256,
   localparam int ChW       = (NumPch > 1) ? $clog2(NumPch) : 1,
   localparam int LocW      = PchBytesLog2 - 5,
@@ -20,6 +21,7 @@ module tpu_mem_axi_rd #(
 ) (
   input  wire                         clk_i,
   input  wire                         rst_ni,
+  input  wire  [PortBits-1:0]         port_i,  // this port's number, the top tag bits (a constant)
   // AXI read address
   input  wire                         s_arvalid_i,
   output logic                        s_arready_o,
@@ -33,12 +35,11 @@ module tpu_mem_axi_rd #(
   output logic [DataWidth-1:0]        s_rdata_o,
   output logic [1:0]                  s_rresp_o,
   output logic                        s_rlast_o,
-  // Request to the channel arbiters
-  output logic                        req_valid_o,
-  output logic [ChW-1:0]              req_ch_o,
-  output logic [LocW-1:0]             req_addr_o,
-  output logic [TagW-1:0]             req_tag_o,
-  input  wire                         req_gnt_i,
+  // One request queue per channel, to the channel arbiters
+  output logic [NumPch-1:0]           req_valid_o,
+  output logic [NumPch*LocW-1:0]      req_addr_o,
+  output logic [NumPch*TagW-1:0]      req_tag_o,
+  input  wire  [NumPch-1:0]           req_gnt_i,
   // Read responses of every channel (each carries a tag naming its port and slot)
   input  wire  [NumPch-1:0]           rsp_valid_i,
   input  wire  [NumPch*TagW-1:0]      rsp_tag_i,
@@ -76,21 +77,27 @@ module tpu_mem_axi_rd #(
   logic [RobBits-1:0] head_idx, tail_idx;
   logic [InfoW-1:0] head_info;
 
-  logic in_range, beat_err, last;
+  logic in_range, beat_err, last, to_vq;
+  logic [ChW-1:0] ch;
+  logic [LocW-1:0] loc;
   tpu_mem_interleave #(
     .AddrWidth(AddrWidth), .NumPch(NumPch), .GranLog2(GranLog2), .PchBytesLog2(PchBytesLog2)
   ) u_map (
-    .addr_i(addr_q), .ch_o(req_ch_o), .local_o(req_addr_o), .in_range_o(in_range)
+    .addr_i(addr_q), .ch_o(ch), .local_o(loc), .in_range_o(in_range)
   );
+
+  // Request queues, one per channel: {reorder slot, beat address}.
+  localparam int VqW = RobBits + LocW;
+  logic [NumPch-1:0] vq_full, vq_empty;
+  logic [NumPch*VqW-1:0] vq_head;
 
   assign head_idx    = head_q[RobBits-1:0];
   assign tail_idx    = tail_q[RobBits-1:0];
   assign rob_full    = (head_idx == tail_idx) && (head_q[RobBits] != tail_q[RobBits]);
   assign last        = left_q == '0;
   assign beat_err    = unal_q || !in_range;
-  assign req_valid_o = act_q && !rob_full && !beat_err;
-  assign req_tag_o   = {PortBits'(PortIdx), tail_idx};
-  assign alloc       = act_q && !rob_full && (beat_err || req_gnt_i);
+  assign alloc       = act_q && !rob_full && (beat_err || !vq_full[ch]);
+  assign to_vq       = alloc && !beat_err;
   assign ar_pop      = !ar_empty && (!act_q || (alloc && last));
 
   assign head_info  = info_m[head_idx];
@@ -106,7 +113,7 @@ module tpu_mem_axi_rd #(
   logic [NumPch*RobBits-1:0] slot;
   for (genvar c = 0; c < NumPch; c++) begin : g_rsp
     assign slot[c*RobBits +: RobBits] = rsp_tag_i[c*TagW +: RobBits];
-    assign mine[c] = rsp_valid_i[c] && (rsp_tag_i[c*TagW+RobBits +: PortBits] == PortBits'(PortIdx));
+    assign mine[c] = rsp_valid_i[c] && (rsp_tag_i[c*TagW+RobBits +: PortBits] == port_i);
   end
 
   always_comb begin
@@ -162,6 +169,17 @@ module tpu_mem_axi_rd #(
     id_q   <= id_d;
     addr_q <= addr_d;
   end
+
+  for (genvar c = 0; c < NumPch; c++) begin : g_vq
+    tpu_mem_fifo #(.Width(VqW), .Depth(PortQueue)) u_vq (
+      .clk_i, .rst_ni,
+      .push_i(to_vq && ch == ChW'(c)), .data_i({tail_idx, loc}), .full_o(vq_full[c]),
+      .pop_i(req_gnt_i[c]), .data_o(vq_head[c*VqW +: VqW]), .empty_o(vq_empty[c])
+    );
+    assign req_addr_o[c*LocW +: LocW] = vq_head[c*VqW +: LocW];
+    assign req_tag_o[c*TagW +: TagW] = {port_i, vq_head[c*VqW+LocW +: RobBits]};
+  end
+  assign req_valid_o = ~vq_empty;
 
   // Reorder-buffer storage: memories written at one index per writer, not reset.
   always_ff @(posedge clk_i) begin

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // tpu_mem_axi_wr: write side of one AXI4-like slave port; splits bursts into 32-byte
-// channel requests, answers SLVERR for beats outside the memory, posts B once every
-// beat of a burst sits in its channel queue.
+// channel requests (a small queue per channel, so that a busy channel does not hold up
+// beats for the others), answers SLVERR for beats outside the memory, and posts B once
+// every beat of a burst sits in its channel's request queue.
 `default_nettype none
 
 module tpu_mem_axi_wr #(
@@ -10,31 +11,39 @@ module tpu_mem_axi_wr #(
   parameter int NumPch       = 1,
   parameter int GranLog2     = 8,
   parameter int PchBytesLog2 = 28,
+  parameter int BurstSlots   = 4,   // bursts whose beats may wait for their channels
+  parameter int PortQueue    = 8,   // beats per channel waiting for the channel arbiter
+  localparam int DataWidth = 256,
+  localparam int StrbWidth = 32,
   localparam int ChW       = (NumPch > 1) ? $clog2(NumPch) : 1,
-  localparam int LocW      = PchBytesLog2 - 5
+  localparam int LocW      = PchBytesLog2 - 5,
+  localparam int SlotW     = $clog2(BurstSlots)
 ) (
-  input  wire                  clk_i,
-  input  wire                  rst_ni,
+  input  wire                          clk_i,
+  input  wire                          rst_ni,
   // AXI write address
-  input  wire                  s_awvalid_i,
-  output logic                 s_awready_o,
-  input  wire  [IdWidth-1:0]   s_awid_i,
-  input  wire  [AddrWidth-1:0] s_awaddr_i,
-  input  wire  [7:0]           s_awlen_i,
+  input  wire                          s_awvalid_i,
+  output logic                         s_awready_o,
+  input  wire  [IdWidth-1:0]           s_awid_i,
+  input  wire  [AddrWidth-1:0]         s_awaddr_i,
+  input  wire  [7:0]                   s_awlen_i,
   // AXI write data
-  input  wire                  s_wvalid_i,
-  output logic                 s_wready_o,
-  input  wire                  s_wlast_i,  // data and strobes go straight to the arbiters
+  input  wire                          s_wvalid_i,
+  output logic                         s_wready_o,
+  input  wire  [DataWidth-1:0]         s_wdata_i,
+  input  wire  [StrbWidth-1:0]         s_wstrb_i,
+  input  wire                          s_wlast_i,
   // AXI write response
-  output logic                 s_bvalid_o,
-  input  wire                  s_bready_i,
-  output logic [IdWidth-1:0]   s_bid_o,
-  output logic [1:0]           s_bresp_o,
-  // Request to the channel arbiters
-  output logic                 req_valid_o,
-  output logic [ChW-1:0]       req_ch_o,
-  output logic [LocW-1:0]      req_addr_o,
-  input  wire                  req_gnt_i
+  output logic                         s_bvalid_o,
+  input  wire                          s_bready_i,
+  output logic [IdWidth-1:0]           s_bid_o,
+  output logic [1:0]                   s_bresp_o,
+  // One request queue per channel, to the channel arbiters
+  output logic [NumPch-1:0]            req_valid_o,
+  output logic [NumPch*LocW-1:0]       req_addr_o,
+  output logic [NumPch*DataWidth-1:0]  req_wdata_o,
+  output logic [NumPch*StrbWidth-1:0]  req_wstrb_o,
+  input  wire  [NumPch-1:0]            req_gnt_i
 );
   // One C++ class shared by every instance keeps the Verilated model small.
   /* verilator no_inline_module */
@@ -62,71 +71,137 @@ module tpu_mem_axi_wr #(
   assign s_bvalid_o = !b_empty;
   assign {s_bid_o, s_bresp_o} = b_head;
 
-  // The burst being drained.
+  // Burst slots, a ring in AW order: beats still in a request register, all W beats
+  // taken, a beat failed, the ID.
+  (* mem2reg *) logic [8:0] bcnt_q [BurstSlots];
+  (* mem2reg *) logic [8:0] bcnt_d [BurstSlots];
+  logic [BurstSlots-1:0] bdone_q, bdone_d, berr_q, berr_d;
+  logic [IdWidth-1:0] bid_m [BurstSlots];
+  logic [SlotW:0] head_q, head_d, tail_q, tail_d;
+  logic [SlotW-1:0] head_idx, cur_slot;
+  logic slots_full;
+  assign head_idx   = head_q[SlotW-1:0];
+  assign slots_full = (head_q[SlotW-1:0] == tail_q[SlotW-1:0]) && (head_q[SlotW] != tail_q[SlotW]);
+
+  // The burst being received; it owns the slot before tail.
   logic act_q, act_d;
-  logic [IdWidth-1:0] id_q, id_d;
   logic [AddrWidth:0] addr_q, addr_d;  // next beat; the top bit catches a wrap past 2^AddrWidth
   logic [7:0] left_q, left_d;          // beats after this one
-  logic err_q, err_d;                  // some beat of this burst failed
   logic unal_q, unal_d;                // misaligned start address: every beat fails
+  assign cur_slot = tail_q[SlotW-1:0] - 1'b1;
 
-  logic in_range, beat_err, last, beat_ok, w_hs;
+  // Request queues, one per channel: {slot, beat address, strobes, data}.
+  localparam int VqW = SlotW + LocW + StrbWidth + DataWidth;
+  logic [NumPch-1:0] vq_full, vq_empty;
+  logic [NumPch*VqW-1:0] vq_head;
+  (* mem2reg *) logic [SlotW-1:0] vslot [NumPch];
+
+  logic [ChW-1:0] ch;
+  logic [LocW-1:0] loc;
+  logic in_range, beat_err, last, w_hs, to_vq;
+  logic [NumPch-1:0] vq_free;
   tpu_mem_interleave #(
     .AddrWidth(AddrWidth), .NumPch(NumPch), .GranLog2(GranLog2), .PchBytesLog2(PchBytesLog2)
   ) u_map (
-    .addr_i(addr_q), .ch_o(req_ch_o), .local_o(req_addr_o), .in_range_o(in_range)
+    .addr_i(addr_q), .ch_o(ch), .local_o(loc), .in_range_o(in_range)
   );
 
-  assign last        = left_q == '0;
-  assign beat_err    = unal_q || !in_range;
-  assign beat_ok     = act_q && (!last || !b_full);  // the last beat needs room for its B
-  assign req_valid_o = beat_ok && s_wvalid_i && !beat_err;
-  assign s_wready_o  = beat_ok && (beat_err || req_gnt_i);
-  assign w_hs        = s_wvalid_i && s_wready_o;
-  assign b_push      = w_hs && last;
-  assign b_in        = {id_q, (err_q || beat_err) ? tpu_mem_pkg::RespSlverr : tpu_mem_pkg::RespOkay};
-  assign aw_pop      = !aw_empty && (!act_q || b_push);
+  assign vq_free    = ~vq_full;
+  assign last       = left_q == '0;
+  assign beat_err   = unal_q || !in_range;
+  assign s_wready_o = act_q && (beat_err || vq_free[ch]);
+  assign w_hs       = s_wvalid_i && s_wready_o;
+  assign to_vq      = w_hs && !beat_err;
+  assign aw_pop     = !aw_empty && !slots_full && (!act_q || (w_hs && last));
+  assign b_in       = {bid_m[head_idx], berr_q[head_idx] ? tpu_mem_pkg::RespSlverr : tpu_mem_pkg::RespOkay};
+  assign b_push     = (head_q != tail_q) && bdone_q[head_idx] && bcnt_q[head_idx] == '0 && !b_full;
 
   always_comb begin
     act_d  = act_q;
-    id_d   = id_q;
     addr_d = addr_q;
     left_d = left_q;
-    err_d  = err_q;
     unal_d = unal_q;
+    head_d = head_q;
+    tail_d = tail_q;
+    bdone_d = bdone_q;
+    berr_d = berr_q;
+    // Beats that reached their channel queue this cycle.
+    for (int k = 0; k < BurstSlots; k++) begin
+      bcnt_d[k] = bcnt_q[k];
+      for (int c = 0; c < NumPch; c++) begin
+        if (req_gnt_i[c] && vslot[c] == SlotW'(k)) bcnt_d[k] = bcnt_d[k] - 1'b1;
+      end
+    end
     if (w_hs) begin
       addr_d = addr_q + (AddrWidth + 1)'(32);
       left_d = left_q - 8'd1;
-      err_d  = err_q || beat_err;
-      if (last) act_d = 1'b0;
+      if (beat_err) berr_d[cur_slot] = 1'b1;
+      else bcnt_d[cur_slot] = bcnt_d[cur_slot] + 1'b1;
+      if (last) begin
+        bdone_d[cur_slot] = 1'b1;
+        act_d = 1'b0;
+      end
     end
     if (aw_pop) begin
       act_d = 1'b1;
-      {id_d, addr_d[AddrWidth-1:0], left_d} = aw_head;
+      {addr_d[AddrWidth-1:0], left_d} = aw_head[AddrWidth+7:0];
       addr_d[AddrWidth] = 1'b0;
-      err_d  = 1'b0;
       unal_d = aw_head[12:8] != 5'd0;  // address bits [4:0]
+      tail_d = tail_q + 1'b1;
+      bdone_d[tail_q[SlotW-1:0]] = 1'b0;
+      berr_d[tail_q[SlotW-1:0]] = 1'b0;
     end
+    if (b_push) head_d = head_q + 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      act_q  <= 1'b0;
-      left_q <= '0;
-      err_q  <= 1'b0;
-      unal_q <= 1'b0;
+      act_q   <= 1'b0;
+      left_q  <= '0;
+      unal_q  <= 1'b0;
+      head_q  <= '0;
+      tail_q  <= '0;
+      bdone_q <= '0;
+      berr_q  <= '0;
     end else begin
-      act_q  <= act_d;
-      left_q <= left_d;
-      err_q  <= err_d;
-      unal_q <= unal_d;
+      act_q   <= act_d;
+      left_q  <= left_d;
+      unal_q  <= unal_d;
+      head_q  <= head_d;
+      tail_q  <= tail_d;
+      bdone_q <= bdone_d;
+      berr_q  <= berr_d;
+    end
+  end
+  for (genvar k = 0; k < BurstSlots; k++) begin : g_slot
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) bcnt_q[k] <= '0;
+      else bcnt_q[k] <= bcnt_d[k];
     end
   end
 
   always_ff @(posedge clk_i) begin
-    id_q   <= id_d;
     addr_q <= addr_d;
   end
+
+  // Burst IDs: a memory written at one index.
+  always_ff @(posedge clk_i) begin
+    if (aw_pop) bid_m[tail_q[SlotW-1:0]] <= aw_head[AwW-1:AddrWidth+8];
+  end
+
+  for (genvar c = 0; c < NumPch; c++) begin : g_vq
+    tpu_mem_fifo #(.Width(VqW), .Depth(PortQueue)) u_vq (
+      .clk_i, .rst_ni,
+      .push_i(to_vq && ch == ChW'(c)), .data_i({cur_slot, loc, s_wstrb_i, s_wdata_i}),
+      .full_o(vq_full[c]),
+      .pop_i(req_gnt_i[c]), .data_o(vq_head[c*VqW +: VqW]), .empty_o(vq_empty[c])
+    );
+    assign vslot[c] = vq_head[c*VqW+LocW+StrbWidth+DataWidth +: SlotW];
+    assign req_addr_o[c*LocW +: LocW] = vq_head[c*VqW+StrbWidth+DataWidth +: LocW];
+    assign req_wstrb_o[c*StrbWidth +: StrbWidth] = vq_head[c*VqW+DataWidth +: StrbWidth];
+    assign req_wdata_o[c*DataWidth +: DataWidth] = vq_head[c*VqW +: DataWidth];
+  end
+  assign req_valid_o = ~vq_empty;
 
   // Assertions
 `ifndef SYNTHESIS
@@ -136,10 +211,16 @@ module tpu_mem_axi_wr #(
     if (!rst_ni) live_q <= 1'b0;
     else live_q <= 1'b1;
   end
+  initial begin
+    if (BurstSlots < 2 || (1 << SlotW) != BurstSlots)
+      $fatal(1, "tpu_mem_axi_wr: BurstSlots %0d is not a power of two >= 2", BurstSlots);
+  end
   always_ff @(posedge clk_i) begin
     if (live_q && w_hs && s_wlast_i != last)
       $fatal(1, "tpu_mem_axi_wr %m: wlast=%0d on a beat with %0d beats left of the burst (awlen mismatch)",
              s_wlast_i, left_q);
+    if (live_q && (req_gnt_i & vq_empty) != '0)
+      $fatal(1, "tpu_mem_axi_wr %m: grant without a request");
   end
 `endif
 endmodule

@@ -173,7 +173,7 @@ module tpu_mem_pch_ctrl #(
   logic [RiW-1:0] rtick_q, rtick_d;
   logic [3:0] owed_q, owed_d;
   logic rpend_q, rpend_d;                // all-bank: refresh sequence under way
-  logic [3:0] qidle_q, qidle_d;          // cycles the queue has been empty (saturating)
+  logic [9:0] qidle_q, qidle_d;          // cycles the queue has been empty (saturating)
   logic [NB-1:0] rmask_q, rmask_d;       // per-bank: banks refreshed this round
   logic force_q, force_d;                // per-bank: bank fbank_q is being refreshed
   logic [3:0] fbank_q, fbank_d;
@@ -584,7 +584,8 @@ module tpu_mem_pch_ctrl #(
     end
 
     // Refresh policy: all-bank refreshes when forced or when the queue has been empty for
-    // 16 cycles (a short gap in a stream is no reason to stop every bank for tRFC);
+    // 1023 cycles: gaps shorter than a few tRFC happen under load (a port waits for
+    // another channel), and refreshing in them would stall the other channels in turn;
     // per-bank refreshes an idle bank whenever one is owed, and a busy one when too many are.
     if (RefreshMode == 0) begin
       if (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || qidle_q == '1)) rpend_d = 1'b1;

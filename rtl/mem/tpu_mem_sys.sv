@@ -19,6 +19,7 @@ module tpu_mem_sys #(
   parameter int SpramBytes  = 131072,// SPRAM: bytes per channel, a power of two
   parameter int QueueDepth  = 32,    // HBM2: request queue per channel
   parameter int RobDepth    = 64,    // read beats in flight per port
+  parameter int PortQueue   = 8,     // beats per port and channel waiting for the channel
   // HBM2 timing, controller cycles (tCK = 1 ns); see tpu_mem_pch_ctrl.
   parameter int CL          = 14,
   parameter int CWL         = 4,
@@ -103,7 +104,6 @@ module tpu_mem_sys #(
 );
   localparam int PchBytesLog2 = (Backend == tpu_mem_pkg::BackendSpram) ? $clog2(SpramBytes) : RowBits + 14;
   localparam int GranLog2 = $clog2(GranBytes);
-  localparam int ChW      = (NumPch > 1) ? $clog2(NumPch) : 1;
   localparam int LocW     = PchBytesLog2 - 5;
   localparam int PortBits = (NumPorts > 1) ? $clog2(NumPorts) : 1;
   localparam int RobBits  = $clog2(RobDepth);
@@ -112,10 +112,12 @@ module tpu_mem_sys #(
   localparam int SrcW     = $clog2(NumSrc);
 
   // ---------------------------------------------------------------- ports
-  logic [NumSrc-1:0] src_valid, src_gnt;
-  logic [NumSrc*ChW-1:0] src_ch;
-  logic [NumSrc*LocW-1:0] src_addr;
-  logic [NumPorts*TagW-1:0] rd_tag;
+  // Each port side holds a request queue per channel.
+  logic [NumPorts*NumPch-1:0] wr_valid, wr_gnt, rd_valid, rd_gnt;  // [p*NumPch + c]
+  logic [NumPorts*NumPch*LocW-1:0] wr_addr, rd_addr;
+  logic [NumPorts*NumPch*DataWidth-1:0] wr_data;
+  logic [NumPorts*NumPch*StrbWidth-1:0] wr_strb;
+  logic [NumPorts*NumPch*TagW-1:0] rd_tag;
 
   logic [NumPch-1:0] rsp_valid;
   logic [NumPch*TagW-1:0] rsp_tag;
@@ -124,7 +126,7 @@ module tpu_mem_sys #(
   for (genvar p = 0; p < NumPorts; p++) begin : g_port
     tpu_mem_axi_wr #(
       .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
-      .PchBytesLog2(PchBytesLog2)
+      .PchBytesLog2(PchBytesLog2), .PortQueue(PortQueue)
     ) u_wr (
       .clk_i, .rst_ni,
       .s_awvalid_i(s_axi_awvalid_i[p]),
@@ -134,22 +136,27 @@ module tpu_mem_sys #(
       .s_awlen_i  (s_axi_awlen_i[p*8 +: 8]),
       .s_wvalid_i (s_axi_wvalid_i[p]),
       .s_wready_o (s_axi_wready_o[p]),
+      .s_wdata_i  (s_axi_wdata_i[p*DataWidth +: DataWidth]),
+      .s_wstrb_i  (s_axi_wstrb_i[p*StrbWidth +: StrbWidth]),
       .s_wlast_i  (s_axi_wlast_i[p]),
       .s_bvalid_o (s_axi_bvalid_o[p]),
       .s_bready_i (s_axi_bready_i[p]),
       .s_bid_o    (s_axi_bid_o[p*IdWidth +: IdWidth]),
       .s_bresp_o  (s_axi_bresp_o[p*2 +: 2]),
-      .req_valid_o(src_valid[p]),
-      .req_ch_o   (src_ch[p*ChW +: ChW]),
-      .req_addr_o (src_addr[p*LocW +: LocW]),
-      .req_gnt_i  (src_gnt[p])
+      .req_valid_o(wr_valid[p*NumPch +: NumPch]),
+      .req_addr_o (wr_addr[p*NumPch*LocW +: NumPch*LocW]),
+      .req_wdata_o(wr_data[p*NumPch*DataWidth +: NumPch*DataWidth]),
+      .req_wstrb_o(wr_strb[p*NumPch*StrbWidth +: NumPch*StrbWidth]),
+      .req_gnt_i  (wr_gnt[p*NumPch +: NumPch])
     );
 
     tpu_mem_axi_rd #(
       .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
-      .PchBytesLog2(PchBytesLog2), .RobDepth(RobDepth), .PortBits(PortBits), .PortIdx(p)
+      .PchBytesLog2(PchBytesLog2), .RobDepth(RobDepth), .PortBits(PortBits),
+      .PortQueue(PortQueue)
     ) u_rd (
       .clk_i, .rst_ni,
+      .port_i     (PortBits'(p)),
       .s_arvalid_i(s_axi_arvalid_i[p]),
       .s_arready_o(s_axi_arready_o[p]),
       .s_arid_i   (s_axi_arid_i[p*IdWidth +: IdWidth]),
@@ -161,11 +168,10 @@ module tpu_mem_sys #(
       .s_rdata_o  (s_axi_rdata_o[p*DataWidth +: DataWidth]),
       .s_rresp_o  (s_axi_rresp_o[p*2 +: 2]),
       .s_rlast_o  (s_axi_rlast_o[p]),
-      .req_valid_o(src_valid[NumPorts+p]),
-      .req_ch_o   (src_ch[(NumPorts+p)*ChW +: ChW]),
-      .req_addr_o (src_addr[(NumPorts+p)*LocW +: LocW]),
-      .req_tag_o  (rd_tag[p*TagW +: TagW]),
-      .req_gnt_i  (src_gnt[NumPorts+p]),
+      .req_valid_o(rd_valid[p*NumPch +: NumPch]),
+      .req_addr_o (rd_addr[p*NumPch*LocW +: NumPch*LocW]),
+      .req_tag_o  (rd_tag[p*NumPch*TagW +: NumPch*TagW]),
+      .req_gnt_i  (rd_gnt[p*NumPch +: NumPch]),
       .rsp_valid_i(rsp_valid),
       .rsp_tag_i  (rsp_tag),
       .rsp_rdata_i(rsp_rdata)
@@ -173,39 +179,35 @@ module tpu_mem_sys #(
   end
 
   // ---------------------------------------------------------------- arbiters
+  // Channel c arbitrates between the write queue (sources 0..NumPorts-1) and the read
+  // queue (sources NumPorts..2*NumPorts-1) that every port holds for it.
   logic [NumPch-1:0] ch_valid, ch_ready, ch_write;
   logic [NumPch*LocW-1:0] ch_addr;
   logic [NumPch*TagW-1:0] ch_tag;
   logic [NumPch*DataWidth-1:0] ch_wdata;
   logic [NumPch*StrbWidth-1:0] ch_wstrb;
-  logic [NumPch*NumSrc-1:0] ch_gnt;
 
   for (genvar c = 0; c < NumPch; c++) begin : g_arb
-    logic [NumSrc-1:0] req;
+    logic [NumSrc-1:0] req, gnt;
     logic [SrcW-1:0] idx;
     logic [PortBits-1:0] port;
-    for (genvar s = 0; s < NumSrc; s++) begin : g_req
-      assign req[s] = src_valid[s] && (NumPch == 1 || src_ch[s*ChW +: ChW] == ChW'(c));
+    for (genvar p = 0; p < NumPorts; p++) begin : g_req
+      assign req[p] = wr_valid[p*NumPch + c];
+      assign req[NumPorts+p] = rd_valid[p*NumPch + c];
+      assign wr_gnt[p*NumPch + c] = gnt[p] && ch_ready[c];
+      assign rd_gnt[p*NumPch + c] = gnt[NumPorts+p] && ch_ready[c];
     end
     tpu_mem_rr_arb #(.N(NumSrc)) u_arb (
       .clk_i, .rst_ni,
-      .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx),
-      .gnt_o(ch_gnt[c*NumSrc +: NumSrc])
+      .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx), .gnt_o(gnt)
     );
-    // Source s < NumPorts is the write side of port s, the rest the read sides.
     assign port = (idx >= SrcW'(NumPorts)) ? PortBits'(idx - SrcW'(NumPorts)) : PortBits'(idx);
     assign ch_write[c] = idx < SrcW'(NumPorts);
-    assign ch_addr[c*LocW +: LocW] = src_addr[idx*LocW +: LocW];
-    assign ch_tag[c*TagW +: TagW] = ch_write[c] ? {port, RobBits'(0)} : rd_tag[port*TagW +: TagW];
-    assign ch_wdata[c*DataWidth +: DataWidth] = s_axi_wdata_i[port*DataWidth +: DataWidth];
-    assign ch_wstrb[c*StrbWidth +: StrbWidth] = s_axi_wstrb_i[port*StrbWidth +: StrbWidth];
-  end
-
-  always_comb begin
-    src_gnt = '0;
-    for (int c = 0; c < NumPch; c++) begin
-      if (ch_ready[c]) src_gnt = src_gnt | ch_gnt[c*NumSrc +: NumSrc];
-    end
+    assign ch_addr[c*LocW +: LocW] = ch_write[c] ? wr_addr[(port*NumPch + c)*LocW +: LocW]
+                                                 : rd_addr[(port*NumPch + c)*LocW +: LocW];
+    assign ch_tag[c*TagW +: TagW] = ch_write[c] ? {port, RobBits'(0)} : rd_tag[(port*NumPch + c)*TagW +: TagW];
+    assign ch_wdata[c*DataWidth +: DataWidth] = wr_data[(port*NumPch + c)*DataWidth +: DataWidth];
+    assign ch_wstrb[c*StrbWidth +: StrbWidth] = wr_strb[(port*NumPch + c)*StrbWidth +: StrbWidth];
   end
 
   // ---------------------------------------------------------------- backends

@@ -25,9 +25,9 @@ MEM_BURSTS_p8 := 300000
 MEM_BURSTS_sp := 150000
 MEM_CONFIGS := p1 p2 p4 p8 sp
 
-# Verilator: one C++ class per module (shared by its instances) and loops over the
-# queue and the banks kept as loops build ten times faster and simulate faster.
-MEM_VFLAGS := -fno-inline --unroll-count 8
+# Verilator: loops over the queue and the banks stay loops (not unrolled); the big
+# modules are not inlined (verilator no_inline_module in the RTL), the small ones are.
+MEM_VFLAGS := --unroll-count 8
 
 define MEM_CONFIG
 $(call tb_model,mem_$(1),tpu_mem_sys,$(MEM_SRCS),$(MEM_VFLAGS) $(addprefix -G,$(MEM_CFG_$(1))))
