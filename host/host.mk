@@ -41,8 +41,13 @@ $(HOST_PC): host/host.mk
 $(HOST_CLI): host/cli/picotpu.c $(HOST_LIB)
 	$(HOST_CC) $(HOST_CFLAGS) $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
 
+# the example of docs/runtime.md, built against the installed-style interface only
+HOST_EXAMPLE := $(HOST_BUILD)/classify
+$(HOST_EXAMPLE): host/examples/classify.c $(HOST_LIB) host/include/picotpu.h
+	$(HOST_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ihost/include $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
+
 .PHONY: host
-host: $(HOST_LIB) $(HOST_SO) $(HOST_PC) $(HOST_CLI)
+host: $(HOST_LIB) $(HOST_SO) $(HOST_PC) $(HOST_CLI) $(HOST_EXAMPLE)
 
 # `make host-install PREFIX=/usr/local` (DESTDIR honoured): headers, libraries,
 # pkg-config file and the CLI.

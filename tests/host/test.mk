@@ -18,7 +18,7 @@ $(HOST_BUILD)/san/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_SRCS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_TEST_CFLAGS) -DPTPU_SIM_DIR='"$(abspath build/sim)"' -O1 $(HOST_SAN_FLAGS) $< $(HOST_TEST_EXTRA_$*) $(HOST_SRCS) -o $@ $(HOST_LDLIBS)
 
-TB_PROGS += $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI)
+TB_PROGS += $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI) $(HOST_EXAMPLE)
 HOST_RUN_TESTS := test-host-ops test-host-ops-ib test-host-model test-host-errors test-host-link \
                   test-host-ops-san test-host-model-san test-host-errors-san test-host-link-san
 .PHONY: $(HOST_RUN_TESTS)
