@@ -36,12 +36,12 @@ static int load_prog(struct ptpu_ref *r, const struct progen *p)
 enum {
     C_LOAD_UB, C_LOAD_WB, C_LOAD_VP, C_MM_I8, C_MM_BF, C_MM_ACC, C_MM_REUSE, C_ACT_I8,
     C_ACT_BF, C_ACT_F32, C_POOL_MAX, C_POOL_SUM, C_STORE, C_SYNC, C_PAD_ROWS, C_NEG_STRIDE,
-    C_RELU, C_TOKENS, C_NUM
+    C_RELU, C_TOKENS, C_CHAIN, C_NUM
 };
 static const char *cov_name[C_NUM] = {
     "load_ub", "load_wb", "load_vp", "matmul_int8", "matmul_bf16", "matmul_acc",
     "matmul_reuse", "act_int8", "act_bf16", "act_fp32", "pool_max", "pool_sum", "store",
-    "sync", "padded_rows", "negative_stride", "relu", "pop_next_compute",
+    "sync", "padded_rows", "negative_stride", "relu", "pop_next_compute", "chained_matmul",
 };
 
 static uint32_t word(const uint8_t *b, uint32_t pc, int w)
@@ -51,7 +51,7 @@ static uint32_t word(const uint8_t *b, uint32_t pc, int w)
 }
 
 /* Coverage counts and the number of queue instructions in [0, len). */
-static uint32_t scan(const struct progen *p, uint32_t len, uint64_t *cov)
+static uint32_t scan(const struct progen *p, uint32_t len, uint64_t *cov, int ub_rows)
 {
     uint32_t q = 0;
     for (uint32_t pc = 0; pc < len; pc++) {
@@ -85,6 +85,8 @@ static uint32_t scan(const struct progen *p, uint32_t len, uint64_t *cov)
                 cov[C_MM_ACC]++;
             if (!ptpu_field_get(in, PTPU_F_MATMUL_NEW_W))
                 cov[C_MM_REUSE]++;
+            if (ptpu_field_get(in, PTPU_F_MATMUL_UROW) >= ub_rows / 2)   /* an ACTIVATE's rows */
+                cov[C_CHAIN]++;
         } else if (op == PTPU_OP_ACTIVATE) {
             int out = ptpu_field_get(in, PTPU_F_ACTIVATE_OUT), pool = ptpu_field_get(in, PTPU_F_ACTIVATE_POOL);
             cov[out == PTPU_OUT_INT8 ? C_ACT_I8 : out == PTPU_OUT_BF16 ? C_ACT_BF : C_ACT_F32]++;
@@ -155,7 +157,7 @@ static int run_one(struct ptpu_ref *dirty, const struct ptpu_ref_cfg *c, const s
                        "0x%x: the program reads a row it did not write", p->out[0].addr + i);
     }
     if (!bad && p->expect_fault == PTPU_FAULT_NONE) {
-        uint32_t q = scan(p, p->prog_len, cov);
+        uint32_t q = scan(p, p->prog_len, cov, c->ub_rows);
         uint64_t got = res[0].counters[PTPU_CNT_LOAD_INSNS] + res[0].counters[PTPU_CNT_COMPUTE_INSNS] +
                        res[0].counters[PTPU_CNT_STORE_INSNS];
         if (got != q)
@@ -231,6 +233,11 @@ int main(int argc, char **argv)
                 snprintf(msg + l, sizeof msg - l, " (progen seed %" PRIu64 ", fault kind %d)", s,
                          o.fault_kind);
                 bad = 1;
+            }
+            if (i % 200 == 199) {   /* bound the sparse memory the dirty ref accumulates */
+                ptpu_ref_destroy(dirty);
+                if (ptpu_ref_create(&c, &dirty))
+                    return 1;
             }
             insns += p.prog_len;
             jobs += p.njobs;

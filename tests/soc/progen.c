@@ -10,7 +10,8 @@
  *            padding and out0;
  *   compute: per K tile one or two MATMULs (overwrite, then accumulate), then
  *            one or two ACTIVATEs (int8 / bf16 / fp32, pool none / max / sum,
- *            windows) into the UB output slot;
+ *            windows) into the UB output slot, sometimes a chained MATMUL over
+ *            the first ACTIVATE's rows and a third ACTIVATE;
  *   store:   the output rows, one or two strided STOREs with bounds.
  * Tokens, each push popped by exactly the instruction meant:
  *   last load of j  --load->compute-->  first compute of j
@@ -332,7 +333,7 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j)
     }
 
     /* ACTIVATEs over ACC rows [acc0, acc0+M) into the output slot. */
-    struct out_block blk[2];
+    struct out_block blk[3];
     uint32_t out_used = 0;
     for (int i = 0; i < nact; i++) {
         struct pb_act ac;
@@ -396,6 +397,27 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j)
         blk[i].rows = ac.count1 * ac.count2 * (uint32_t)per;
         blk[i].bytes = ac.out == PTPU_OUT_INT8 ? (uint32_t)n : 2u * (uint32_t)n;
         out_used += blk[i].rows;
+    }
+
+    /* Chained layer, inside the compute queue without tokens: a MATMUL reads the int8
+     * rows the first ACTIVATE just wrote (current weights, new_w = 0) into unused ACC
+     * rows of the slot, and a third ACTIVATE requantizes them. */
+    if (!bf && outt[0] == PTPU_OUT_INT8 && chance(g, 30) &&
+        blk[0].rows <= g->acc_slot_rows - (uint32_t)M &&
+        blk[0].rows <= g->ub_out_rows - out_used) {
+        const uint32_t R = blk[0].rows, arow = acc0 + (uint32_t)M;
+        pb_matmul(&j->C, 0, 0, 0, rr(g, -128, 127), blk[0].row, R, arow,
+                  (uint32_t)rr(g, 0, 65535), 0);
+        struct pb_act ac = { .out = PTPU_OUT_INT8, .zp_out = rr(g, -128, 127), .clamp_lo = -128,
+                             .clamp_hi = 127, .arow = arow, .urow = ub_out + out_used,
+                             .vrow = vp0 + (uint32_t)vrow[0], .count1 = R, .count2 = 1,
+                             .win1 = 1, .win2 = 1, .step1 = 1 };
+        pb_activate(&j->C, &ac, 0);
+        blk[nact].row = ac.urow;
+        blk[nact].rows = R;
+        blk[nact].bytes = (uint32_t)n;
+        out_used += R;
+        nact++;
     }
 
     /* STOREs: each block, whole or in two parts, sometimes a subset of its rows. */
