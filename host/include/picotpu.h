@@ -104,9 +104,14 @@ int ptpu_model_num_ops(const ptpu_model *m);
 /* Run on the host with the naive kernels (the definition of every op). */
 int ptpu_model_run_host(const ptpu_model *m, const int8_t *in, int8_t *out);
 /* Run on a device: compiled and its weights uploaded on the first call
- * (cached per device), then input upload, run, output download. */
+ * (cached per device), then input upload, one run per op, output download. */
 int ptpu_model_run(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
                    struct ptpu_counters *cnt);
+/* Asynchronous: upload the input and start the whole model as one program (returns
+ * at once); wait for it and download the output.  The host may work meanwhile, but
+ * not use the device. */
+int ptpu_model_start(ptpu_device *dev, ptpu_model *m, const int8_t *in);
+int ptpu_model_wait(ptpu_device *dev, ptpu_model *m, int8_t *out, struct ptpu_counters *cnt);
 /* The same, with the counters of every op: per_op[ptpu_model_num_ops(m)]. */
 int ptpu_model_profile(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,
                        struct ptpu_counters *per_op);

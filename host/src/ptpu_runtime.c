@@ -363,6 +363,7 @@ int ptpu_wait(ptpu_device *dev, struct ptpu_counters *cnt)
 
 struct unit {
     uint32_t base, size, prog_addr, ninsns;
+    uint32_t chain_addr;    /* the same program with every HALT but the last a SYNC */
 };
 
 /* Compile with cb placed at cbase, upload constants and program, fill u. */
@@ -374,9 +375,15 @@ static int upload_unit(ptpu_device *dev, struct ptpu_cc *cc, struct unit *u)
                              "compile: %.400s", cc->err[0] ? cc->err : "a field out of range");
     u->prog_addr = cc->cb->base + (((uint32_t)cc->cb->n + 31) & ~31u);
     u->ninsns = (uint32_t)cc->prog->n;
+    u->chain_addr = u->prog_addr + u->ninsns * PTPU_INSTR_BYTES;
     int rc = ptpu_mem_write(dev, cc->cb->base, cc->cb->d, cc->cb->n);
     if (!rc)
         rc = ptpu_mem_write(dev, u->prog_addr, cc->prog->w, cc->prog->n * PTPU_INSTR_BYTES);
+    for (size_t i = 0; i + 1 < cc->prog->n; i++)
+        if ((cc->prog->w[8 * i] & 0xfu) == PTPU_OP_HALT)
+            cc->prog->w[8 * i] = PTPU_OP_SYNC;
+    if (!rc)
+        rc = ptpu_mem_write(dev, u->chain_addr, cc->prog->w, cc->prog->n * PTPU_INSTR_BYTES);
     return rc;
 }
 
@@ -406,7 +413,7 @@ static int build_unit(ptpu_device *dev, lower_fn fn, void *arg, int ntens, const
         return ptpu_dev_fail(dev, PTPU_ERR_RANGE, "tensors too large for device memory");
     cb.base = (uint32_t)toff;
     int rc = fn(&cc, arg, taddr);
-    size_t total = toff + ((cb.n + 31) & ~(size_t)31) + (prog.n + 1) * PTPU_INSTR_BYTES;
+    size_t total = toff + ((cb.n + 31) & ~(size_t)31) + 2 * (prog.n + 1) * PTPU_INSTR_BYTES;
     if (rc) {
         rc = ptpu_dev_fail(dev, rc, "compile: %.400s", cc.err);
         goto out;
@@ -750,6 +757,40 @@ int ptpu_model_run(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *ou
                    struct ptpu_counters *cnt)
 {
     return model_exec(dev, m, in, out, cnt, NULL);
+}
+
+int ptpu_model_start(ptpu_device *dev, ptpu_model *m, const int8_t *in)
+{
+    if (!dev)
+        return PTPU_ERR_INVALID_ARG;
+    if (!m || !in)
+        return ptpu_dev_fail(dev, PTPU_ERR_INVALID_ARG, "ptpu_model_start: NULL argument");
+    struct ptpu_mcache *c = NULL;
+    int rc = model_prepare(dev, m, &c);
+    if (!rc)
+        rc = ptpu_mem_write(dev, c->taddr[0], in, tsize(&m->t[0]));
+    snprintf(dev->trace_label, sizeof(dev->trace_label), "model (%d ops)", m->nops);
+    if (!rc)
+        rc = ptpu_start(dev, c->u.chain_addr, c->u.ninsns);
+    return rc;
+}
+
+int ptpu_model_wait(ptpu_device *dev, ptpu_model *m, int8_t *out, struct ptpu_counters *cnt)
+{
+    if (!dev)
+        return PTPU_ERR_INVALID_ARG;
+    if (!m || !out)
+        return ptpu_dev_fail(dev, PTPU_ERR_INVALID_ARG, "ptpu_model_wait: NULL argument");
+    struct ptpu_mcache *c = m->cache;
+    while (c && c->serial != dev->serial)
+        c = c->next;
+    if (!c)
+        return ptpu_dev_fail(dev, PTPU_ERR_INVALID_ARG, "ptpu_model_wait: model not started");
+    int rc = ptpu_wait(dev, cnt);
+    dev->trace_label[0] = 0;
+    if (!rc)
+        rc = ptpu_mem_read(dev, c->taddr[m->output], out, tsize(&m->t[m->output]));
+    return rc;
 }
 
 int ptpu_model_profile(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t *out,

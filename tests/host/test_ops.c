@@ -230,7 +230,15 @@ static int compare_model(ptpu_model_builder *mb, const char *what)
     int8_t *in = malloc(ni), *o1 = malloc(no), *o2 = malloc(no);
     rand_i8(in, ni, -128);
     ptpu_model_run_host(m, in, o1);
-    rc = ptpu_model_run(dev, m, in, o2, NULL);
+    /* alternately op by op and as one asynchronous program */
+    static int async;
+    if ((async ^= 1)) {
+        rc = ptpu_model_start(dev, m, in);
+        if (!rc)
+            rc = ptpu_model_wait(dev, m, o2, NULL);
+    } else {
+        rc = ptpu_model_run(dev, m, in, o2, NULL);
+    }
     if (rc == PTPU_ERR_UNSUPPORTED || (rc == PTPU_ERR_RANGE && info.mem_kb < 1024)) {
         printf("# %s: unsupported on the device: %s\n", what, ptpu_last_error(dev));
     } else {
