@@ -614,10 +614,14 @@ static uint64_t exec_activate(struct ptpu_ref *r, const uint32_t *in)
 static int time_insn(struct ptpu_ref *r, struct run_state *s, int q, const struct tok_use *tu,
                      uint64_t busy, uint64_t latency, uint64_t dep, uint64_t *done_out)
 {
-    uint64_t start = max64(max64(s->t_dec, s->q_free[q]), dep);
+    static const int wait_cnt[Q_NUM] = { PTPU_CNT_LOAD_WAIT_TOKEN, PTPU_CNT_COMPUTE_WAIT_TOKEN,
+                                         PTPU_CNT_STORE_WAIT_TOKEN };
+    const uint64_t ready = max64(max64(s->t_dec, s->q_free[q]), dep);
+    uint64_t start = ready;
     for (int k = 0; k < TK_NUM; k++)
         if (tu->pop[k])
             start = max64(start, tf_pop(&r->tok_t[k]));
+    s->res->counters[wait_cnt[q]] += start - ready;
     s->q_free[q] = start + (busy ? busy : 1);
     uint64_t done = s->q_free[q] + latency;
     for (int k = 0; k < TK_NUM; k++)
