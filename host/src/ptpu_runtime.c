@@ -361,6 +361,8 @@ int ptpu_wait(ptpu_device *dev, struct ptpu_counters *cnt)
 
 /* ---- compiled units: constants + program in one allocation ---- */
 
+void (*ptpu_prog_hook)(const uint32_t *w, size_t n, const struct ptpu_hw *hw);
+
 struct unit {
     uint32_t base, size, prog_addr, ninsns;
     uint32_t chain_addr;    /* the same program with every HALT but the last a SYNC */
@@ -376,6 +378,8 @@ static int upload_unit(ptpu_device *dev, struct ptpu_cc *cc, struct unit *u)
     u->prog_addr = cc->cb->base + (((uint32_t)cc->cb->n + 31) & ~31u);
     u->ninsns = (uint32_t)cc->prog->n;
     u->chain_addr = u->prog_addr + u->ninsns * PTPU_INSTR_BYTES;
+    if (ptpu_prog_hook)
+        ptpu_prog_hook(cc->prog->w, cc->prog->n, &cc->hw);
     int rc = ptpu_mem_write(dev, cc->cb->base, cc->cb->d, cc->cb->n);
     if (!rc)
         rc = ptpu_mem_write(dev, u->prog_addr, cc->prog->w, cc->prog->n * PTPU_INSTR_BYTES);

@@ -73,6 +73,9 @@ int ptpu_open_xport(const struct ptpu_xport *x, const char *backend, ptpu_device
 int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x);
 extern const struct ptpu_backend_ops ptpu_backend_link;
 
+/* Test hook: called with every program the library uploads (tests/host/progcheck). */
+extern void (*ptpu_prog_hook)(const uint32_t *w, size_t n, const struct ptpu_hw *hw);
+
 /* Set the device's detail message and return code. */
 int ptpu_dev_fail(struct ptpu_device *dev, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -11,6 +11,8 @@ HOST_SAN_BINS := $(addprefix $(HOST_BUILD)/san/,$(HOST_TESTS))
 $(HOST_BUILD)/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_LIB)
 	$(HOST_CC) $(HOST_TEST_CFLAGS) $< $(HOST_TEST_EXTRA_$*) -o $@ $(HOST_LIB) $(HOST_LDLIBS)
 HOST_TEST_EXTRA_link := tests/host/fakedev.c
+HOST_TEST_EXTRA_ops := tests/host/progcheck.c
+$(HOST_BUILD)/test_ops $(HOST_BUILD)/san/test_ops: tests/host/progcheck.c tests/host/progcheck.h
 $(HOST_BUILD)/test_link $(HOST_BUILD)/san/test_link: tests/host/fakedev.c tests/host/fakedev.h
 
 # Sanitizer builds compile the library sources into the program.

@@ -14,6 +14,8 @@
 #include "ptpu_arith.h"
 #include "ptpu_kernels.h"
 #include "ptpu_model.h"
+#include "ptpu_runtime.h"
+#include "progcheck.h"
 
 static int failures, checks;
 static ptpu_device *dev;
@@ -396,8 +398,22 @@ static void test_cnn(int iters)
     }
 }
 
+/* Every program the library uploads goes through the race checker. */
+static int programs, racy;
+static void check_program(const uint32_t *w, size_t n, const struct ptpu_hw *hw)
+{
+    char err[256];
+    programs++;
+    if (progcheck(w, n, hw->n, hw->bf16, hw->ub_rows, hw->wb_rows, hw->acc_rows, hw->vp_rows,
+                  err, sizeof(err))) {
+        if (racy++ < 5)
+            printf("# program of %zu instructions: %s\n", n, err);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    ptpu_prog_hook = check_program;
     uint64_t seed;
     int iters = 200;
     const char *uri = "ref";
@@ -422,6 +438,10 @@ int main(int argc, char **argv)
     test_add(iters / 4);
     test_cnn(iters / 20 + 1);
     ptpu_close(dev);
+    printf("# %d programs race-checked, %d with races\n", programs, racy);
+    checks++;
+    if (racy)
+        failures++;
     if (failures) {
         printf("FAIL host_ops[%s:%s]: %d of %d checks failed (seed %llu)\n", info.backend,
                info.config, failures, checks, (unsigned long long)seed);
