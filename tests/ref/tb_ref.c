@@ -22,6 +22,7 @@
 #include "ptpu_dmafn.h"
 #include "ptpu_ref.h"
 #include "ref_prog.h"
+#include "dma_model.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -1026,6 +1027,136 @@ static int test_api(void)
     return bad;
 }
 
+/* ---- LOAD and STORE against the DMA engines' bit-exact model ------------- */
+
+/* tests/dma/dma_model.c is what the RTL DMA is verified against: the rows a LOAD leaves
+ * in a buffer, the memory a STORE leaves, the fault and its address must agree with it. */
+static int dma_codes[8];
+static int test_dma_model(int iters)
+{
+    struct ptpu_ref_cfg c = { .n = 16, .bf16 = 1, .ub_rows = 512, .wb_rows = 64, .acc_rows = 64,
+                              .vp_rows = 64, .mem_kb = 64 };
+    const uint32_t mem = 65536, prog = 0xff00, src = 0xe000;
+    uint8_t *img = malloc(mem), *want = malloc(mem), *got = malloc(mem);
+    uint8_t *rows = malloc(64 * 40), row[64];
+    int bad = 0;
+    for (int it = 0; it < iters && !bad; it++) {
+        struct ptpu_ref *r;
+        if (ptpu_ref_create(&c, &r))
+            return fail("create");
+        int store = rr(0, 1), buf = store ? PTPU_BUF_UB : (rr(0, 2) ? PTPU_BUF_UB : PTPU_BUF_VP);
+        const uint32_t rb = buf == PTPU_BUF_VP ? 64 : 32;
+        for (uint32_t i = 0; i < mem; i++)
+            img[i] = (uint8_t)rnd();
+        struct pb_dma d = { .buf = buf, .len0 = (uint32_t)rr(1, (int)rb),
+                            .count1 = (uint32_t)rr(1, 8), .count2 = (uint32_t)rr(1, 4),
+                            .start1 = rr(-3, 3), .start2 = rr(-2, 2), .step1 = rr(-2, 2),
+                            .step2 = rr(-2, 2), .bound1 = (uint32_t)rr(0, 10),
+                            .bound2 = (uint32_t)rr(0, 6), .stride1 = rr(-200, 200),
+                            .stride2 = rr(-2000, 2000) };
+        if (rr(0, 3) == 0) {
+            d.bound1 = 4095;
+            d.bound2 = 4095;
+            d.start1 = d.start2 = 3;
+        }
+        d.out0 = store ? d.len0 : (uint32_t)rr((int)d.len0, (int)rb);
+        d.pad = store ? 0 : (uint32_t)rr(0, 255);
+        d.addr = store ? (uint32_t)rr(0, 0xd000) : (uint32_t)rr(0, (int)mem + 200);
+        struct ptpu_window win[4];
+        int nwin = rr(1, 3);
+        uint32_t lim = store ? 0xe000 : mem + 4096;
+        for (int i = 0; i < nwin; i++) {
+            win[i].base = (uint32_t)rr(0, (int)lim);
+            win[i].limit = win[i].base + (uint32_t)rr(0, (int)(lim - win[i].base));
+            win[i].perm = (uint32_t)rr(0, 3);
+        }
+        if (rr(0, 1)) {   /* mostly allowed */
+            win[0].base = 0;
+            win[0].limit = lim;
+            win[0].perm = 3;
+            if (!store && rr(0, 1))   /* rows running past the end of memory */
+                d.addr = (uint32_t)rr((int)mem - 400, (int)mem + 100);
+        }
+        win[nwin++] = (struct ptpu_window){ src, src + 0x1000, 1 };   /* the STORE's rows */
+        uint32_t nrows = d.count1 * d.count2;
+        struct pb p = { 0 };
+        if (store) {
+            struct pb_dma f = pb_dma_rows(PTPU_BUF_UB, 0, src, 32, 32, nrows, 32);
+            pb_load(&p, &f, PB_PUSH_NEXT);
+            pb_matmul(&p, 0, 0, 1, 0, 0, 1, 0, 0, PB_POP_PREV | PB_PUSH_NEXT);
+            pb_store(&p, &d, PB_POP_PREV);
+        } else {
+            pb_load(&p, &d, 0);
+        }
+        pb_halt(&p);
+        uint8_t *pbytes = pb_bytes(&p);
+        memcpy(img + prog, pbytes, (size_t)p.n * PTPU_INSTR_BYTES);
+        free(pbytes);
+        put(r, 0, img, mem);
+        struct ptpu_run_result res;
+        if (ptpu_ref_run(r, prog, p.n, win, nwin, &res)) {
+            bad = fail("dma_model: run");
+            break;
+        }
+        dma_env_t env = { .addr_width = 32, .beat_bytes = 32, .row_bytes = (int)rb,
+                          .num_windows = nwin, .mem_size = mem };
+        for (int i = 0; i < nwin; i++)
+            env.win[i] = (dma_win_t){ win[i].base, win[i].limit, win[i].perm & 1, (win[i].perm >> 1) & 1 };
+        dma_desc_t dd = { .addr = d.addr, .len0 = (uint16_t)d.len0, .out0 = (uint16_t)d.out0,
+                          .pad = (uint8_t)d.pad, .count = { (uint16_t)d.count1, (uint16_t)d.count2 },
+                          .start = { (int16_t)d.start1, (int16_t)d.start2 },
+                          .step = { (int16_t)d.step1, (int16_t)d.step2 },
+                          .bound = { (uint16_t)d.bound1, (uint16_t)d.bound2 },
+                          .stride = { (uint32_t)d.stride1, (uint32_t)d.stride2 } };
+        dma_status_t st;
+        size_t moved;
+        if (!store) {
+            size_t n;
+            st = dma_read_model(&env, img, &dd, rows, 40, &n);
+            moved = st.code == DMA_OK ? n : n - 1;
+            for (size_t i = 0; i < moved && !bad; i++) {
+                ptpu_ref_buf_read(r, buf, (uint32_t)i, row);
+                if (memcmp(row, rows + i * rb, rb))
+                    bad = fail("dma_model: LOAD row %zu differs from the DMA model", i);
+            }
+        } else {
+            dma_srow_t sr[40];
+            uint8_t ub[40][32];
+            for (uint32_t i = 0; i < nrows; i++) {
+                ptpu_ref_buf_read(r, PTPU_BUF_UB, i, ub[i]);
+                sr[i] = (dma_srow_t){ ub[i], i + 1 == nrows };
+            }
+            size_t consumed, written;
+            long first_bad;
+            memcpy(want, img, mem);
+            st = dma_write_model(&env, want, &dd, sr, nrows, SIZE_MAX, &consumed, &first_bad, &written);
+            get(r, 0, got, mem);
+            if (memcmp(got, want, mem))
+                bad = fail("dma_model: memory after STORE differs from the DMA model");
+            moved = written;
+        }
+        int want_fault = st.code == DMA_OK ? 0 : st.code == DMA_PROT_READ ? PTPU_FAULT_PROT_READ
+                       : st.code == DMA_PROT_WRITE ? PTPU_FAULT_PROT_WRITE
+                       : st.code == DMA_BUS_ERROR ? PTPU_FAULT_BUS_ERROR : -1;
+        uint32_t fpc = store ? 2 : 0;
+        if (!bad && (want_fault == 0 ? res.state != PTPU_STATE_DONE
+                                     : res.state != PTPU_STATE_FAULT || res.fault != want_fault ||
+                                           res.fault_pc != fpc || res.fault_addr != (uint32_t)st.addr))
+            bad = fail("dma_model: %s status: ref state %d fault %d addr 0x%x, model %s 0x%llx",
+                       store ? "STORE" : "LOAD", res.state, res.fault, res.fault_addr,
+                       dma_sts_name(st.code), (unsigned long long)st.addr);
+        (void)moved;
+        dma_codes[st.code & 7]++;
+        pb_free(&p);
+        ptpu_ref_destroy(r);
+    }
+    free(img);
+    free(want);
+    free(got);
+    free(rows);
+    return bad;
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static void report(const char *name, int bad, const char *detail)
@@ -1068,6 +1199,11 @@ int main(int argc, char **argv)
     report("dmafn", test_dmafn(iters * 20), det);
 
     report("api", test_api(), "(memory, arguments, buffers kept between runs)");
+    int dbad = test_dma_model(iters * 10);
+    snprintf(det, sizeof det, "(%d random LOADs and STOREs: %d OK, %d PROT_READ, %d PROT_WRITE, "
+             "%d BUS_ERROR)", iters * 10, dma_codes[DMA_OK], dma_codes[DMA_PROT_READ],
+             dma_codes[DMA_PROT_WRITE], dma_codes[DMA_BUS_ERROR]);
+    report("dma_model", dbad, det);
 
     static const char *cfgs[] = { "sim16", "sim32", "ulx3s", "icebreaker", "sim128" };
     for (size_t ci = 0; ci < sizeof cfgs / sizeof *cfgs; ci++) {

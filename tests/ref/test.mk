@@ -4,15 +4,17 @@
 REF_LIB_SRCS := host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
 REF_HDRS := host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h host/src/ptpu_vpu.h host/src/ptpu_arith.h \
             host/include/picotpu_isa.h tests/ref/ref_prog.h
-REF_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Ihost/src/ref -Itests/ref
+REF_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ihost/include -Ihost/src -Ihost/src/ref -Itests/ref -Itests/dma
 REF_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-build/ref/tb_ref: tests/ref/tb_ref.c $(REF_LIB_SRCS) $(REF_HDRS)
+# tb_ref also checks LOAD/STORE against the DMA engines' model (tests/dma/dma_model.c).
+REF_TB_SRCS := tests/ref/tb_ref.c tests/dma/dma_model.c
+build/ref/tb_ref: $(REF_TB_SRCS) tests/dma/dma_model.h $(REF_LIB_SRCS) $(REF_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(REF_CFLAGS) -O2 -o $@ tests/ref/tb_ref.c $(REF_LIB_SRCS) -lm
-build/ref/tb_ref_asan: tests/ref/tb_ref.c $(REF_LIB_SRCS) $(REF_HDRS)
+	$(CC) $(REF_CFLAGS) -O2 -o $@ $(REF_TB_SRCS) $(REF_LIB_SRCS) -lm
+build/ref/tb_ref_asan: $(REF_TB_SRCS) tests/dma/dma_model.h $(REF_LIB_SRCS) $(REF_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(REF_CFLAGS) $(REF_SAN) -o $@ tests/ref/tb_ref.c $(REF_LIB_SRCS) -lm
+	$(CC) $(REF_CFLAGS) $(REF_SAN) -o $@ $(REF_TB_SRCS) $(REF_LIB_SRCS) -lm
 PROGEN_SRCS := tests/soc/progen.c
 PROGEN_HDRS := tests/soc/progen.h
 build/ref/tb_progen: tests/ref/tb_progen.c $(PROGEN_SRCS) $(PROGEN_HDRS) $(REF_LIB_SRCS) $(REF_HDRS)

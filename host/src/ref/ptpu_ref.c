@@ -220,6 +220,42 @@ int ptpu_ref_mem_read(struct ptpu_ref *r, uint32_t addr, void *data, size_t len)
     return 0;
 }
 
+static uint8_t *buf_row(struct ptpu_ref *r, int buf, uint32_t row, uint32_t *rb)
+{
+    switch (buf) {
+    case PTPU_BUF_UB: *rb = r->ub_rb; return r->ub + (size_t)row * r->ub_rb;
+    case PTPU_BUF_WB: *rb = r->wb_rb; return r->wb + (size_t)row * r->wb_rb;
+    default: *rb = r->vp_rb; return r->vp + (size_t)row * r->vp_rb;
+    }
+}
+
+int ptpu_ref_buf_read(struct ptpu_ref *r, int buf, uint32_t row, void *data)
+{
+    if (!r || !data)
+        return REF_ERR_INVALID_ARG;
+    uint32_t rb;
+    if (buf == PTPU_REF_BUF_ACC) {
+        if (row >= (uint32_t)r->cfg.acc_rows)
+            return REF_ERR_INVALID_ARG;
+        uint8_t *d = data;
+        for (int c = 0; c < r->n; c++) {
+            uint32_t v = r->acc[(size_t)row * (size_t)r->n + (size_t)c];
+            d[4 * c] = (uint8_t)v;
+            d[4 * c + 1] = (uint8_t)(v >> 8);
+            d[4 * c + 2] = (uint8_t)(v >> 16);
+            d[4 * c + 3] = (uint8_t)(v >> 24);
+        }
+        return 4 * r->n;
+    }
+    int rows = buf == PTPU_BUF_UB ? r->cfg.ub_rows : buf == PTPU_BUF_WB ? r->cfg.wb_rows
+             : buf == PTPU_BUF_VP ? r->cfg.vp_rows : 0;
+    if (row >= (uint32_t)rows)
+        return REF_ERR_INVALID_ARG;
+    const uint8_t *src = buf_row(r, buf, row, &rb);
+    memcpy(data, src, rb);
+    return (int)rb;
+}
+
 /* The first beat of [addr, addr+len) beyond device memory (BUS_ERROR address), or 0 with
  * *bad = 0 when the range is inside memory.  The range does not wrap (windows forbid it). */
 static uint32_t first_bad_beat(const struct ptpu_ref *r, uint32_t addr, uint32_t len, int *bad)
@@ -384,15 +420,6 @@ static void fault(struct run_state *s, int code, uint32_t pc, uint32_t addr)
     s->res->fault = code;
     s->res->fault_pc = pc;
     s->res->fault_addr = addr;
-}
-
-static uint8_t *buf_row(struct ptpu_ref *r, int buf, uint32_t row, uint32_t *rb)
-{
-    switch (buf) {
-    case PTPU_BUF_UB: *rb = r->ub_rb; return r->ub + (size_t)row * r->ub_rb;
-    case PTPU_BUF_WB: *rb = r->wb_rb; return r->wb + (size_t)row * r->wb_rb;
-    default: *rb = r->vp_rb; return r->vp + (size_t)row * r->vp_rb;
-    }
 }
 
 /* Beats a row of len bytes at addr touches. */

@@ -41,6 +41,12 @@ int  ptpu_ref_mem_read(struct ptpu_ref *r, uint32_t addr, void *data, size_t len
 int  ptpu_ref_run(struct ptpu_ref *r, uint32_t prog_addr, uint32_t prog_len,
                   const struct ptpu_window *win, int nwin, struct ptpu_run_result *res);
 
+/* For tests and debugging: row `row` of a buffer (PTPU_BUF_UB, PTPU_BUF_WB, PTPU_BUF_VP or
+ * PTPU_REF_BUF_ACC, whose rows are N little-endian 32-bit words) into data; returns the
+ * row's bytes (N*EW, N*EW, 4N, 4N) or -1 INVALID_ARG. */
+#define PTPU_REF_BUF_ACC 3
+int  ptpu_ref_buf_read(struct ptpu_ref *r, int buf, uint32_t row, void *data);
+
 /* The configuration named `name` (sim16, sim32, sim128, ulx3s, icebreaker); 0 or -1. */
 int  ptpu_ref_cfg_named(const char *name, struct ptpu_ref_cfg *cfg);
 
