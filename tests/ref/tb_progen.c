@@ -264,6 +264,58 @@ int main(int argc, char **argv)
         fflush(stdout);
         ptpu_ref_destroy(dirty);
     }
+    /* Program lengths at the edges, refused options. */
+    {
+        int bad = 0, count = 0;
+        static const char *oc[] = { "sim16", "icebreaker" };
+        static const int lens[] = { 32, 33, 64, 2000 };
+        for (size_t ci = 0; ci < 2 && !bad; ci++) {
+            struct ptpu_ref_cfg c;
+            struct ptpu_ref *dirty;
+            ptpu_ref_cfg_named(oc[ci], &c);
+            if (ptpu_ref_create(&c, &dirty))
+                return 1;
+            struct progen_opts o = { .n = c.n, .bf16 = c.bf16, .ub_rows = c.ub_rows,
+                                     .wb_rows = c.wb_rows, .acc_rows = c.acc_rows,
+                                     .vp_rows = c.vp_rows, .mem_kb = c.mem_kb };
+            uint64_t cov[C_NUM] = { 0 };
+            for (size_t li = 0; li < 4 && !bad; li++)
+                for (int k = 0; k < 6 && !bad; k++) {
+                    struct progen p;
+                    uint64_t s = seed + 77 * (uint64_t)k + li;
+                    o.max_insns = lens[li];
+                    o.fault_kind = k % 2 ? kinds[(size_t)k % (sizeof kinds / sizeof *kinds)] : 0;
+                    if (progen_make(s, &o, &p)) {
+                        bad = snprintf(msg, sizeof msg, "%s: progen_make failed with max_insns %d",
+                                       oc[ci], lens[li]);
+                        break;
+                    }
+                    if (p.prog_len > (uint32_t)lens[li])
+                        bad = snprintf(msg, sizeof msg, "%s: %u instructions, max_insns %d",
+                                       oc[ci], p.prog_len, lens[li]);
+                    else if (run_one(dirty, &c, &p, cov))
+                        bad = 1;
+                    count++;
+                    progen_free(&p);
+                }
+            struct progen p;
+            o.max_insns = 100;
+            o.fault_kind = PTPU_FAULT_TIMEOUT;
+            if (!bad && progen_make(1, &o, &p) != -1)
+                bad = snprintf(msg, sizeof msg, "fault kind TIMEOUT accepted");
+            o.fault_kind = 0;
+            o.max_insns = 1 << 30;
+            if (!bad && progen_make(1, &o, &p) != -1)
+                bad = snprintf(msg, sizeof msg, "a program larger than memory accepted");
+            ptpu_ref_destroy(dirty);
+        }
+        if (bad) {
+            printf("FAIL ref.progen.options: %s\n", msg);
+            failures++;
+        } else {
+            printf("PASS ref.progen.options (%d programs of 32 to 2000 instructions, refusals)\n", count);
+        }
+    }
     printf("%s tb_progen: %d failed (seed %" PRIu64 ")\n", failures ? "FAIL" : "PASS", failures, seed);
     return failures ? 1 : 0;
 }

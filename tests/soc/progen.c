@@ -861,7 +861,8 @@ static int make_once(uint64_t seed, const struct progen_opts *o, struct progen *
 int progen_make(uint64_t seed, const struct progen_opts *o, struct progen *p)
 {
     if (!o || !p || o->n < 2 || o->max_insns < 32 || o->ub_rows < 16 || o->acc_rows < 4 ||
-        o->vp_rows < 12 || o->wb_rows < 2 * o->n)
+        o->vp_rows < 12 || o->wb_rows < 2 * o->n ||
+        (uint64_t)o->max_insns * PTPU_INSTR_BYTES > (uint64_t)o->mem_kb * 1024u / 2)
         return -1;
     switch (o->fault_kind) {
     case PTPU_FAULT_NONE: case PTPU_FAULT_BAD_OPCODE: case PTPU_FAULT_BAD_FIELD:
