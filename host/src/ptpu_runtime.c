@@ -365,7 +365,8 @@ void (*ptpu_prog_hook)(const uint32_t *w, size_t n, const struct ptpu_hw *hw);
 
 struct unit {
     uint32_t base, size, prog_addr, ninsns;
-    uint32_t chain_addr;    /* the same program with every HALT but the last a SYNC */
+    uint32_t chain_addr;    /* the same program with every HALT but the last a SYNC;
+                             * set to 1 before build_unit() to ask for it */
 };
 
 /* Compile with cb placed at cbase, upload constants and program, fill u. */
@@ -377,12 +378,14 @@ static int upload_unit(ptpu_device *dev, struct ptpu_cc *cc, struct unit *u)
                              "compile: %.400s", cc->err[0] ? cc->err : "a field out of range");
     u->prog_addr = cc->cb->base + (((uint32_t)cc->cb->n + 31) & ~31u);
     u->ninsns = (uint32_t)cc->prog->n;
-    u->chain_addr = u->prog_addr + u->ninsns * PTPU_INSTR_BYTES;
     if (ptpu_prog_hook)
         ptpu_prog_hook(cc->prog->w, cc->prog->n, &cc->hw);
     int rc = ptpu_mem_write(dev, cc->cb->base, cc->cb->d, cc->cb->n);
     if (!rc)
         rc = ptpu_mem_write(dev, u->prog_addr, cc->prog->w, cc->prog->n * PTPU_INSTR_BYTES);
+    if (!u->chain_addr)
+        return rc;
+    u->chain_addr = u->prog_addr + u->ninsns * PTPU_INSTR_BYTES;
     for (size_t i = 0; i + 1 < cc->prog->n; i++)
         if ((cc->prog->w[8 * i] & 0xfu) == PTPU_OP_HALT)
             cc->prog->w[8 * i] = PTPU_OP_SYNC;
@@ -417,7 +420,8 @@ static int build_unit(ptpu_device *dev, lower_fn fn, void *arg, int ntens, const
         return ptpu_dev_fail(dev, PTPU_ERR_RANGE, "tensors too large for device memory");
     cb.base = (uint32_t)toff;
     int rc = fn(&cc, arg, taddr);
-    size_t total = toff + ((cb.n + 31) & ~(size_t)31) + 2 * (prog.n + 1) * PTPU_INSTR_BYTES;
+    size_t total = toff + ((cb.n + 31) & ~(size_t)31) +
+                   (u->chain_addr ? 2 : 1) * (prog.n + 1) * PTPU_INSTR_BYTES;
     if (rc) {
         rc = ptpu_dev_fail(dev, rc, "compile: %.400s", cc.err);
         goto out;
@@ -475,7 +479,7 @@ static int run_gemm(ptpu_device *dev, lower_fn fn, struct gemm_arg *g, const voi
 {
     size_t tl[2] = {alen, clen};
     uint32_t ta[2];
-    struct unit u;
+    struct unit u = {0};
     int rc = build_unit(dev, fn, g, 2, tl, ta, &u);
     if (rc)
         return rc;
@@ -693,6 +697,7 @@ static int model_prepare(ptpu_device *dev, ptpu_model *m, struct ptpu_mcache **o
     for (int i = 0; i < m->ntensors; i++)
         tl[i] = tsize(&m->t[i]);
     c->seg = calloc((size_t)m->nops + 1, sizeof(*c->seg));
+    c->u.chain_addr = 1;
     struct model_arg ma = {m, c->seg};
     int rc = c->seg ? build_unit(dev, lower_model, &ma, m->ntensors, tl, c->taddr, &c->u)
                     : ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "out of host memory");
