@@ -218,6 +218,8 @@ static int link_start(struct ptpu_device *dev, uint32_t prog_addr, uint32_t nins
     uint64_t mem = (uint64_t)dev->info.mem_kb * 1024;
     struct ptpu_link_window w = {0, mem >= (1ull << 32) ? 0xffffffe0u : (uint32_t)mem, 3};
     struct ptpu_link_frame f;
+    if (b->x.hint)
+        b->x.hint(b->x.ctx, dev->run_estimate);
     return simple(dev, PTPU_PKT_RUN,
                   ptpu_link_req_run(b->tx, ++b->seq, prog_addr, ninsns, 0, &w, 1), 0, &f);
 }

@@ -43,7 +43,15 @@ struct simlib {
     int dead;
     double t_last;
     uint64_t c_last;
+    uint64_t run_c0, run_est;   /* cycle count at RUN, compiler's estimate of the run */
 };
+
+static void x_hint(void *ctx, uint64_t cycles)
+{
+    struct simlib *l = ctx;
+    l->run_c0 = l->cycles(l->s);
+    l->run_est = cycles;
+}
 
 static double now_s(void)
 {
@@ -79,10 +87,14 @@ static long x_recv(void *ctx, uint8_t *buf, size_t max, uint64_t budget)
         }
         double t = now_s();
         if (t - t0 > 2.0 && t - l->t_last > 1.0) {
-            uint64_t c = l->cycles(l->s);
-            fprintf(stderr, "\rsim: %.3f Mcycles simulated, %.1f kcycles/s   ",
-                    (double)c / 1e6,
-                    l->t_last > 0 ? (double)(c - l->c_last) / (t - l->t_last) / 1e3 : 0.0);
+            uint64_t c = l->cycles(l->s), run = c - l->run_c0;
+            double rate = l->t_last > 0 ? (double)(c - l->c_last) / (t - l->t_last) : 0.0;
+            char eta[48] = "";
+            /* the estimate is a lower bound (rows through the MXU and the vector unit) */
+            if (l->run_est > run && rate > 0)
+                snprintf(eta, sizeof(eta), ", ETA >= %.0f s", (double)(l->run_est - run) / rate);
+            fprintf(stderr, "\rsim: %.3f Mcycles in this run (of >= %.3f), %.1f kcycles/s%s   ",
+                    (double)run / 1e6, (double)l->run_est / 1e6, rate / 1e3, eta);
             l->t_last = t;
             l->c_last = c;
         }
@@ -168,6 +180,7 @@ static int sim_open(struct ptpu_device *dev, const char *opts)
         return PTPU_ERR_IO;
     }
     struct ptpu_xport x = {.ctx = l, .send = x_send, .recv = x_recv, .close = x_close,
+                           .hint = x_hint,
                            .timeout = 4000000, .run_budget = 0};
     if (strcmp(bd, "0")) {
         x.peek = x_peek;

@@ -244,6 +244,7 @@ int ptpu_start(ptpu_device *dev, uint32_t prog_addr, uint32_t ninsns)
     if (dev->running)
         return ptpu_dev_fail(dev, PTPU_ERR_BUSY, "a program is already running");
     int rc = dev->ops->start(dev, prog_addr, ninsns);
+    dev->run_estimate = 0;
     if (!rc)
         dev->running = 1;
     return rc;
@@ -363,8 +364,25 @@ int ptpu_wait(ptpu_device *dev, struct ptpu_counters *cnt)
 
 void (*ptpu_prog_hook)(const uint32_t *w, size_t n, const struct ptpu_hw *hw);
 
+uint64_t ptpu_prog_estimate(const uint32_t *w, size_t n)
+{
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *x = w + 8 * i;
+        if ((x[0] & 0xf) == PTPU_OP_MATMUL)
+            c += (uint64_t)ptpu_field_get(x, PTPU_F_MATMUL_ROWS);
+        else if ((x[0] & 0xf) == PTPU_OP_ACTIVATE)
+            c += (uint64_t)ptpu_field_get(x, PTPU_F_ACTIVATE_COUNT1) *
+                 (uint64_t)ptpu_field_get(x, PTPU_F_ACTIVATE_COUNT2) *
+                 (uint64_t)ptpu_field_get(x, PTPU_F_ACTIVATE_WIN1) *
+                 (uint64_t)ptpu_field_get(x, PTPU_F_ACTIVATE_WIN2);
+    }
+    return c;
+}
+
 struct unit {
     uint32_t base, size, prog_addr, ninsns;
+    uint64_t estimate;      /* ptpu_prog_estimate of the program */
     uint32_t chain_addr;    /* the same program with every HALT but the last a SYNC;
                              * set to 1 before build_unit() to ask for it */
 };
@@ -378,6 +396,7 @@ static int upload_unit(ptpu_device *dev, struct ptpu_cc *cc, struct unit *u)
                              "compile: %.400s", cc->err[0] ? cc->err : "a field out of range");
     u->prog_addr = cc->cb->base + (((uint32_t)cc->cb->n + 31) & ~31u);
     u->ninsns = (uint32_t)cc->prog->n;
+    u->estimate = ptpu_prog_estimate(cc->prog->w, cc->prog->n);
     if (ptpu_prog_hook)
         ptpu_prog_hook(cc->prog->w, cc->prog->n, &cc->hw);
     int rc = ptpu_mem_write(dev, cc->cb->base, cc->cb->d, cc->cb->n);
@@ -397,6 +416,7 @@ static int upload_unit(ptpu_device *dev, struct ptpu_cc *cc, struct unit *u)
 /* Run a compiled unit to completion. */
 static int run_unit(ptpu_device *dev, const struct unit *u, struct ptpu_counters *cnt)
 {
+    dev->run_estimate = u->estimate;
     int rc = ptpu_start(dev, u->prog_addr, u->ninsns);
     return rc ? rc : ptpu_wait(dev, cnt);
 }
@@ -535,6 +555,7 @@ struct ptpu_mcache {
     struct unit u;
     uint32_t *taddr;
     uint32_t *seg;
+    uint64_t *est;
 };
 
 static void mcache_free(struct ptpu_model *m)
@@ -549,6 +570,7 @@ static void mcache_free(struct ptpu_model *m)
         pthread_mutex_unlock(&dev_lock);
         free(c->taddr);
         free(c->seg);
+        free(c->est);
         free(c);
     }
 }
@@ -652,6 +674,7 @@ int ptpu_model_run_host(const ptpu_model *m, const int8_t *in, int8_t *out)
 struct model_arg {
     const struct ptpu_model *m;
     uint32_t *seg;      /* first instruction of op i; seg[nops] = the end */
+    uint64_t *est;      /* estimated cycles of op i */
 };
 
 /* One program segment per op, each ending with HALT: runs can go op by op (with
@@ -665,6 +688,9 @@ static int lower_model(struct ptpu_cc *cc, void *arg, const uint32_t *t)
         int rc = ptpu_cc_op(cc, m, &m->op[i], t);
         if (!rc)
             rc = ptpu_enc_halt(cc->prog);
+        if (!rc)
+            ma->est[i] = ptpu_prog_estimate(cc->prog->w + 8 * (size_t)ma->seg[i],
+                                            cc->prog->n - ma->seg[i]);
         if (rc) {
             char tmp[sizeof(cc->err)];
             snprintf(tmp, sizeof(tmp), "%s", cc->err);
@@ -697,13 +723,15 @@ static int model_prepare(ptpu_device *dev, ptpu_model *m, struct ptpu_mcache **o
     for (int i = 0; i < m->ntensors; i++)
         tl[i] = tsize(&m->t[i]);
     c->seg = calloc((size_t)m->nops + 1, sizeof(*c->seg));
+    c->est = calloc((size_t)m->nops + 1, sizeof(*c->est));
     c->u.chain_addr = 1;
-    struct model_arg ma = {m, c->seg};
-    int rc = c->seg ? build_unit(dev, lower_model, &ma, m->ntensors, tl, c->taddr, &c->u)
+    struct model_arg ma = {m, c->seg, c->est};
+    int rc = c->seg && c->est ? build_unit(dev, lower_model, &ma, m->ntensors, tl, c->taddr, &c->u)
                     : ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "out of host memory");
     free(tl);
     if (rc) {
         free(c->seg);
+        free(c->est);
         free(c->taddr);
         free(c);
         return rc;
@@ -735,6 +763,7 @@ static int model_exec(ptpu_device *dev, ptpu_model *m, const int8_t *in, int8_t 
                                            "avgpool", "add"};
         snprintf(dev->trace_label, sizeof(dev->trace_label), "op %d %s", i,
                  kind[m->op[i].type]);
+        dev->run_estimate = c->est[i];
         rc = ptpu_start(dev, c->u.prog_addr + c->seg[i] * PTPU_INSTR_BYTES,
                         c->seg[i + 1] - c->seg[i]);
         if (!rc)
@@ -779,6 +808,7 @@ int ptpu_model_start(ptpu_device *dev, ptpu_model *m, const int8_t *in)
     if (!rc)
         rc = ptpu_mem_write(dev, c->taddr[0], in, tsize(&m->t[0]));
     snprintf(dev->trace_label, sizeof(dev->trace_label), "model (%d ops)", m->nops);
+    dev->run_estimate = c->u.estimate;
     if (!rc)
         rc = ptpu_start(dev, c->u.chain_addr, c->u.ninsns);
     return rc;

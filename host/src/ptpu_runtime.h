@@ -51,6 +51,7 @@ struct ptpu_device {
     uint64_t trace_ts;
     int trace_events;
     char trace_label[48];           /* name of the next run in the trace */
+    uint64_t run_estimate;          /* estimated cycles of the next run (0: unknown) */
     struct ptpu_device *next;       /* list of open devices */
 };
 
@@ -67,11 +68,16 @@ struct ptpu_xport {
     void (*close)(void *ctx);
     uint64_t timeout;   /* response time-out of a request, in time units */
     uint64_t run_budget; /* longest WAIT before PTPU_ERR_TIMEOUT (0: none) */
+    /* Optional: the compiler's estimate of the next run's cycles (for a progress ETA). */
+    void (*hint)(void *ctx, uint64_t cycles);
 };
 /* Open a device over a transport (takes ownership of x->ctx: closed with the device). */
 int ptpu_open_xport(const struct ptpu_xport *x, const char *backend, ptpu_device **out);
 int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x);
 extern const struct ptpu_backend_ops ptpu_backend_link;
+
+/* A lower bound of a program's cycles: the rows its MATMULs and ACTIVATEs stream. */
+uint64_t ptpu_prog_estimate(const uint32_t *w, size_t n);
 
 /* Test hook: called with every program the library uploads (tests/host/progcheck). */
 extern void (*ptpu_prog_hook)(const uint32_t *w, size_t n, const struct ptpu_hw *hw);
