@@ -123,7 +123,7 @@ module tpu_link #(
   logic [BeatW-1:0] ax_left_q, ax_left_d;          // beats not yet covered by a burst
   logic [BeatW-1:0] ax_cnt_q, ax_cnt_d;            // bursts issued
   logic [BeatW-1:0] b_cnt_q, b_cnt_d;              // write responses received
-  logic [255:0]     beat_q, beat_d;                // W beat, R beat, or the parser's word
+  logic [255:0]     beat_q, beat_d;                // W beat, or the parser's word
   // MEM_WRITE: buffer words -> beat_q -> W
   logic [BeatW-1:0] f_left_q, f_left_d;            // beats still to fill
   logic [WpbW-1:0]  f_k_q, f_k_d;
@@ -133,8 +133,7 @@ module tpu_link #(
   logic             beat_full_q, beat_full_d, w_first_q, w_first_d;
   logic [BeatW-1:0] w_left_q, w_left_d;
   logic [7:0]       w_ba_q, w_ba_d;                // low bits of the beat address in beat_q
-  // MEM_READ: R -> beat_q -> buffer words
-  logic             r_full_q, r_full_d;
+  // MEM_READ: R -> buffer words
   logic [WpbW-1:0]  r_k_q, r_k_d;
   logic [BufAw-1:0] r_word_q, r_word_d;
   logic [BeatW-1:0] r_left_q, r_left_d;
@@ -315,17 +314,16 @@ module tpu_link #(
   // Engine
   wire [31:0] r_addr = req_arg_q[31:0];
   wire [31:0] r_rlen = req_arg_q[63:32];
-  wire [33:0] wr_end = {2'b0, r_addr} + 34'(req_len_q) - 34'd4;
-  wire [33:0] rd_end = {2'b0, r_addr} + {2'b0, r_rlen};
-  wire [16:0] wr_sum = 17'(r_addr[4:0]) + 17'(req_len_q) - 17'd4;  // o + n
-  wire [16:0] rd_sum = 17'(r_addr[4:0]) + 17'(r_rlen[15:0]);
+  // One range computation for both transfers: n bytes at r_addr (MEM_WRITE: LEN-4 bytes of
+  // data; MEM_READ: the length field), offset o = r_addr[4:0] in the first beat.
+  wire [31:0] x_n = t == tpu_isa_pkg::PktMemWrite ? 32'(req_len_q) - 32'd4 : r_rlen;
+  wire [33:0] x_end = {2'b0, r_addr} + {2'b0, x_n};
+  wire [16:0] x_sum = 17'(r_addr[4:0]) + 17'(x_n[15:0]);   // o + n (n <= MaxPayload here)
   // the checks before the transfer bound the beats by BufSize/32: the high bits are zero
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [16:0] wr_nb17 = (wr_sum + 17'd31) >> 5;
-  wire [16:0] rd_nb17 = (rd_sum + 17'd31) >> 5;
+  wire [16:0] x_nb17 = (x_sum + 17'd31) >> 5;
   /* verilator lint_on UNUSEDSIGNAL */
-  wire [BeatW-1:0] wr_nb = wr_nb17[BeatW-1:0];   // at most BufSize/32 beats
-  wire [BeatW-1:0] rd_nb = rd_nb17[BeatW-1:0];
+  wire [BeatW-1:0] x_nb = x_nb17[BeatW-1:0];   // at most BufSize/32 beats
   wire [7:0]  t = req_type_q;
 
   // burst length: up to the next MaxBurst-aligned beat (never crosses 4 KB), at most the rest
@@ -338,7 +336,7 @@ module tpu_link #(
   wire w_hs = m_axi_wvalid_o && m_axi_wready_i;
   wire r_hs = m_axi_rvalid_i && m_axi_rready_o;
   wire b_hs = m_axi_bvalid_i && m_axi_bready_o;
-  wire r_wlast = r_full_q && 32'(r_k_q) == Wpb - 1;
+  wire r_wlast = 32'(r_k_q) == Wpb - 1;   // the R beat's last buffer word is written now
   wire f_issue = est_q == EWrite && f_left_q != '0 && !(cap_valid_q && cap_last_q) &&
                  (!beat_full_q || m_axi_wready_i);
 
@@ -356,7 +354,9 @@ module tpu_link #(
                          (w_left_q == BeatW'(1) ? 32'hFFFF_FFFF >> (5'd31 - x_e_q) : 32'hFFFF_FFFF);
   assign m_axi_wlast_o = w_left_q == BeatW'(1) || (w_ba_q & BurstMask) == BurstMask;
   assign m_axi_bready_o = est_q == EWrite;
-  assign m_axi_rready_o = est_q == ERead && (!r_full_q || r_wlast);
+  // R data is written to the buffer straight from the bus, a word per cycle while rvalid
+  // is high; the beat is taken with its last word.
+  assign m_axi_rready_o = est_q == ERead && r_wlast;
 
   task automatic respond_err(input logic [7:0] status, input logic [31:0] detail);
     rs_flags_d = 8'(tpu_isa_pkg::FlagErr);
@@ -396,7 +396,6 @@ module tpu_link #(
     w_first_d = w_first_q;
     w_left_d = w_left_q;
     w_ba_d = w_ba_q;
-    r_full_d = r_full_q;
     r_k_d = r_k_q;
     r_word_d = r_word_q;
     r_left_d = r_left_q;
@@ -432,7 +431,6 @@ module tpu_link #(
         beat_full_d = 1'b0;
         w_first_d = 1'b1;
         w_ba_d = r_addr[12:5];
-        r_full_d = 1'b0;
         r_k_d = '0;
         r_word_d = '0;
         if (ev_bad_q || ev_long_q) begin
@@ -452,13 +450,13 @@ module tpu_link #(
           end else if (t == tpu_isa_pkg::PktMemWrite) begin
             if (req_len_q < 16'd5) begin
               respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
-            end else if (wr_end > MemBytes) begin
+            end else if (x_end > MemBytes) begin
               respond_err(tpu_isa_pkg::StatusBadAddress, r_addr);
             end else begin
-              x_e_d = wr_sum[4:0] - 5'd1;
-              ax_left_d = wr_nb;
-              f_left_d = wr_nb;
-              w_left_d = wr_nb;
+              x_e_d = x_sum[4:0] - 5'd1;
+              ax_left_d = x_nb;
+              f_left_d = x_nb;
+              w_left_d = x_nb;
               est_d = EWrite;
             end
           end else if (t == tpu_isa_pkg::PktMemRead) begin
@@ -466,11 +464,11 @@ module tpu_link #(
               respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
             end else if (r_rlen == 32'd0 || r_rlen > MaxPayload) begin
               respond_err(tpu_isa_pkg::StatusBadLength, r_rlen);
-            end else if (rd_end > MemBytes) begin
+            end else if (x_end > MemBytes) begin
               respond_err(tpu_isa_pkg::StatusBadAddress, r_addr);
             end else begin
-              ax_left_d = rd_nb;
-              r_left_d = rd_nb;
+              ax_left_d = x_nb;
+              r_left_d = x_nb;
               est_d = ERead;
             end
           end else if (t == 8'd0 || t == tpu_isa_pkg::PktNak || t[7]) begin
@@ -538,25 +536,20 @@ module tpu_link #(
           ax_cnt_d = ax_cnt_q + BeatW'(1);
         end
         if (ar_hs) ax_valid_d = 1'b0;
-        // beat_q -> buffer words
-        if (r_full_q) begin
+        // R beat -> buffer words
+        if (m_axi_rvalid_i) begin
           buf_we = 1'b1;
           buf_waddr = r_word_q;
-          buf_wdata = beat_q[r_k_q * BufBytes * 8 +: BufBytes * 8];
+          buf_wdata = m_axi_rdata_i[r_k_q * BufBytes * 8 +: BufBytes * 8];
           r_word_d = r_word_q + BufAw'(1);
           r_k_d = r_k_q + WpbW'(1);
-          if (r_wlast) begin
-            r_k_d = '0;
-            r_full_d = 1'b0;
-          end
+          if (r_wlast) r_k_d = '0;
         end
         if (r_hs) begin
-          beat_d = m_axi_rdata_i;
-          r_full_d = 1'b1;
           r_left_d = r_left_q - BeatW'(1);
           if (m_axi_rresp_i != 2'b00) x_err_d = 1'b1;
         end
-        if (ax_left_q == '0 && !ax_valid_q && r_left_q == '0 && !r_full_q) begin
+        if (ax_left_q == '0 && !ax_valid_q && r_left_q == '0) begin
           if (x_err_q) begin
             respond_err(tpu_isa_pkg::StatusBusError, r_addr);
           end else begin
@@ -727,7 +720,6 @@ module tpu_link #(
       w_first_q <= 1'b0;
       w_left_q <= '0;
       w_ba_q <= '0;
-      r_full_q <= 1'b0;
       r_k_q <= '0;
       r_word_q <= '0;
       r_left_q <= '0;
@@ -791,7 +783,6 @@ module tpu_link #(
       w_first_q <= w_first_d;
       w_left_q <= w_left_d;
       w_ba_q <= w_ba_d;
-      r_full_q <= r_full_d;
       r_k_q <= r_k_d;
       r_word_q <= r_word_d;
       r_left_q <= r_left_d;

@@ -10,8 +10,11 @@
 // receiver waits for the line to be high (idle) before it hunts for the next start bit, so
 // a break (line held low) gives one error, not a stream of zero bytes.
 module tpu_uart_rx #(
+  // ClkHz and Baud only feed the default of Div (unused when Div is given)
+  /* verilator lint_off UNUSEDPARAM */
   parameter int unsigned ClkHz = 12_000_000,  // clock frequency
   parameter int unsigned Baud  = 3_000_000,   // line rate; ClkHz/Baud >= 4
+  /* verilator lint_on UNUSEDPARAM */
   parameter int unsigned Div   = (ClkHz + Baud / 2) / Baud  // bit time in cycles
 ) (
   input  logic       clk_i,

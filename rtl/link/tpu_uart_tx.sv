@@ -3,9 +3,12 @@
 `default_nettype none
 
 module tpu_uart_tx #(
+  // ClkHz and Baud only feed the default of Div (unused when Div is given)
+  /* verilator lint_off UNUSEDPARAM */
   parameter int unsigned ClkHz = 12_000_000,  // clock frequency
   parameter int unsigned Baud  = 3_000_000,   // line rate; ClkHz/Baud >= 4
   // bit time in clock cycles (rounded); override to set a divisor directly
+  /* verilator lint_on UNUSEDPARAM */
   parameter int unsigned Div   = (ClkHz + Baud / 2) / Baud
 ) (
   input  logic       clk_i,
