@@ -209,3 +209,15 @@ int fake_xport(const char *cfg, const struct fake_faults *f, struct ptpu_xport *
     x->run_budget = 1000;
     return 0;
 }
+
+int fake_mem_write(void *ctx, uint32_t addr, const void *data, size_t len)
+{
+    struct fake *d = ctx;
+    return ptpu_ref_mem_write(d->r, addr, data, len);
+}
+
+int fake_mem_read(void *ctx, uint32_t addr, void *data, size_t len)
+{
+    struct fake *d = ctx;
+    return ptpu_ref_mem_read(d->r, addr, data, len);
+}

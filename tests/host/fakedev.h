@@ -21,5 +21,8 @@ struct fake_faults {
 
 /* A transport to a new emulated device of configuration cfg ("sim16", ...). */
 int fake_xport(const char *cfg, const struct fake_faults *f, struct ptpu_xport *x);
+/* Device memory of the emulated device behind x->ctx (a backdoor). */
+int fake_mem_write(void *ctx, uint32_t addr, const void *data, size_t len);
+int fake_mem_read(void *ctx, uint32_t addr, void *data, size_t len);
 
 #endif

@@ -20,8 +20,17 @@ $(HOST_BUILD)/san/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_SRCS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_TEST_CFLAGS) -DPTPU_SIM_DIR='"$(abspath build/sim)"' -O1 $(HOST_SAN_FLAGS) $< $(HOST_TEST_EXTRA_$*) $(HOST_SRCS) -o $@ $(HOST_LDLIBS)
 
-TB_PROGS += $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI) $(HOST_EXAMPLE)
+# A stand-in simulation library (tests/host/fakesim.c): the sim backend's path without the SoC.
+HOST_FAKESIM := $(HOST_BUILD)/fakesim/libpicotpu_sim.so
+$(HOST_FAKESIM): tests/host/fakesim.c tests/host/fakedev.c tests/host/fakedev.h $(HOST_SRCS) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_TEST_CFLAGS) -shared tests/host/fakesim.c tests/host/fakedev.c \
+	  host/src/ptpu_link.c host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c host/src/ptpu_vpu.c \
+	  host/src/ptpu_arith.c -o $@ -lz -lm
+
+TB_PROGS += $(HOST_FAKESIM) $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI) $(HOST_EXAMPLE)
 HOST_RUN_TESTS := test-host-ops test-host-ops-ib test-host-model test-host-errors test-host-link \
+                  test-host-ops-fakesim \
                   test-host-ops-san test-host-model-san test-host-errors-san test-host-link-san
 .PHONY: $(HOST_RUN_TESTS)
 TEST_TARGETS += $(HOST_RUN_TESTS)
@@ -45,3 +54,6 @@ test-host-link: $(HOST_BUILD)/test_link
 	@$(call run_test,host_link,$< --iters 40 $(HOST_SEED))
 test-host-link-san: $(HOST_BUILD)/san/test_link
 	@$(call run_test,host_link_san,$< --iters 10 $(HOST_SEED))
+# the sim backend over the stand-in library (the link protocol, the backdoor off and on)
+test-host-ops-fakesim: $(HOST_BUILD)/test_ops $(HOST_FAKESIM)
+	@$(call run_test,host_ops_fakesim,env PTPU_SIM_LIB=$(HOST_FAKESIM) $< --device sim:backdoor=0 --iters 150 $(HOST_SEED))
