@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "progcheck.h"
 #include "progen.h"
 #include "ptpu_ref.h"
 
@@ -155,6 +156,17 @@ static int run_one(struct ptpu_ref *dirty, const struct ptpu_ref_cfg *c, const s
             i++;
         bad = snprintf(msg, sizeof msg, "a ref with stale buffers wrote different memory at "
                        "0x%x: the program reads a row it did not write", p->out[0].addr + i);
+    }
+    if (!bad && p->expect_fault == PTPU_FAULT_NONE) {
+        /* the runtime's race checker (tests/host/progcheck.c), an independent judge */
+        uint32_t *w = malloc((size_t)p->prog_len * PTPU_INSTR_BYTES);
+        char err[256] = "";
+        for (uint32_t i = 0; w && i < p->prog_len * PTPU_INSTR_WORDS; i++)
+            w[i] = word(p->prog, i / PTPU_INSTR_WORDS, (int)(i % PTPU_INSTR_WORDS));
+        if (!w || progcheck(w, p->prog_len, c->n, c->bf16, c->ub_rows, c->wb_rows, c->acc_rows,
+                            c->vp_rows, err, sizeof err))
+            bad = snprintf(msg, sizeof msg, "progcheck: %s", err);
+        free(w);
     }
     if (!bad && p->expect_fault == PTPU_FAULT_NONE) {
         uint32_t q = scan(p, p->prog_len, cov, c->ub_rows);

@@ -15,14 +15,15 @@ build/ref/tb_ref: $(REF_TB_SRCS) tests/dma/dma_model.h $(REF_LIB_SRCS) $(REF_HDR
 build/ref/tb_ref_asan: $(REF_TB_SRCS) tests/dma/dma_model.h $(REF_LIB_SRCS) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(REF_CFLAGS) $(REF_SAN) -o $@ $(REF_TB_SRCS) $(REF_LIB_SRCS) -lm
-PROGEN_SRCS := tests/soc/progen.c
-PROGEN_HDRS := tests/soc/progen.h
+# tb_progen also runs the runtime's race checker (tests/host/progcheck.c) on every program.
+PROGEN_SRCS := tests/soc/progen.c tests/host/progcheck.c
+PROGEN_HDRS := tests/soc/progen.h tests/host/progcheck.h
 build/ref/tb_progen: tests/ref/tb_progen.c $(PROGEN_SRCS) $(PROGEN_HDRS) $(REF_LIB_SRCS) $(REF_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(REF_CFLAGS) -Itests/soc -O2 -o $@ tests/ref/tb_progen.c $(PROGEN_SRCS) $(REF_LIB_SRCS) -lm
+	$(CC) $(REF_CFLAGS) -Itests/soc -Itests/host -O2 -o $@ tests/ref/tb_progen.c $(PROGEN_SRCS) $(REF_LIB_SRCS) -lm
 build/ref/tb_progen_asan: tests/ref/tb_progen.c $(PROGEN_SRCS) $(PROGEN_HDRS) $(REF_LIB_SRCS) $(REF_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(REF_CFLAGS) -Itests/soc $(REF_SAN) -o $@ tests/ref/tb_progen.c $(PROGEN_SRCS) $(REF_LIB_SRCS) -lm
+	$(CC) $(REF_CFLAGS) -Itests/soc -Itests/host $(REF_SAN) -o $@ tests/ref/tb_progen.c $(PROGEN_SRCS) $(REF_LIB_SRCS) -lm
 TB_PROGS += build/ref/tb_ref build/ref/tb_ref_asan build/ref/tb_progen build/ref/tb_progen_asan
 
 REF_TESTS := test-ref test-ref-asan test-ref-progen test-ref-progen-asan
