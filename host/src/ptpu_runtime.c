@@ -808,9 +808,10 @@ int ptpu_model_start(ptpu_device *dev, ptpu_model *m, const int8_t *in)
     if (!rc)
         rc = ptpu_mem_write(dev, c->taddr[0], in, tsize(&m->t[0]));
     snprintf(dev->trace_label, sizeof(dev->trace_label), "model (%d ops)", m->nops);
-    dev->run_estimate = c->u.estimate;
-    if (!rc)
+    if (!rc) {
+        dev->run_estimate = c->u.estimate;
         rc = ptpu_start(dev, c->u.chain_addr, c->u.ninsns);
+    }
     return rc;
 }
 
