@@ -217,7 +217,7 @@ int main(int argc, char **argv)
             return 1;
         struct progen_opts o = { .n = c.n, .bf16 = c.bf16, .ub_rows = c.ub_rows,
                                  .wb_rows = c.wb_rows, .acc_rows = c.acc_rows,
-                                 .vp_rows = c.vp_rows, .mem_kb = c.mem_kb, .max_insns = 300 };
+                                 .vp_rows = c.vp_rows, .mem_kb = c.mem_kb };
         uint64_t cov[C_NUM] = { 0 };
         int it = !strcmp(cfgs[ci], "sim128") ? iters / 8 + 1 : iters;
         int bad = 0, nfault = 0, i;
@@ -225,6 +225,7 @@ int main(int argc, char **argv)
         for (i = 0; i < it && !bad; i++) {
             uint64_t s = seed + (uint64_t)i * 1000003u + ci;
             o.fault_kind = i % 3 == 2 ? kinds[(i / 3) % (sizeof kinds / sizeof *kinds)] : 0;
+            o.max_insns = i % 4 == 1 ? 8 + (i * 7) % 41 : 300;   /* short ones as tb_soc runs */
             struct progen p, p2;
             if (progen_make(s, &o, &p)) {
                 bad = snprintf(msg, sizeof msg, "progen_make failed (seed %" PRIu64 ", fault %d)",
@@ -280,7 +281,7 @@ int main(int argc, char **argv)
     {
         int bad = 0, count = 0;
         static const char *oc[] = { "sim16", "icebreaker" };
-        static const int lens[] = { 32, 33, 64, 2000 };
+        static const int lens[] = { 8, 9, 12, 20, 32, 64, 2000 };
         for (size_t ci = 0; ci < 2 && !bad; ci++) {
             struct ptpu_ref_cfg c;
             struct ptpu_ref *dirty;
@@ -291,7 +292,7 @@ int main(int argc, char **argv)
                                      .wb_rows = c.wb_rows, .acc_rows = c.acc_rows,
                                      .vp_rows = c.vp_rows, .mem_kb = c.mem_kb };
             uint64_t cov[C_NUM] = { 0 };
-            for (size_t li = 0; li < 4 && !bad; li++)
+            for (size_t li = 0; li < 7 && !bad; li++)
                 for (int k = 0; k < 6 && !bad; k++) {
                     struct progen p;
                     uint64_t s = seed + 77 * (uint64_t)k + li;
@@ -325,7 +326,7 @@ int main(int argc, char **argv)
             printf("FAIL ref.progen.options: %s\n", msg);
             failures++;
         } else {
-            printf("PASS ref.progen.options (%d programs of 32 to 2000 instructions, refusals)\n", count);
+            printf("PASS ref.progen.options (%d programs of 8 to 2000 instructions, refusals)\n", count);
         }
     }
     printf("%s tb_progen: %d failed (seed %" PRIu64 ")\n", failures ? "FAIL" : "PASS", failures, seed);

@@ -226,12 +226,12 @@ static void or_first(struct pb *p, uint32_t bits) { if (p->n) p->w[0] |= bits; }
 static void or_last(struct pb *p, uint32_t bits) { if (p->n) p->w[(p->n - 1) * PTPU_INSTR_WORDS] |= bits; }
 
 /* One job into j->L, j->C, j->St; -1 when memory ran out. */
-static int gen_job(struct gen *g, uint32_t jn, struct job *j)
+static int gen_job(struct gen *g, uint32_t jn, struct job *j, int small)
 {
     const int n = g->n, slot = (int)(jn % (uint32_t)g->S), accs = (int)(jn % 2);
     const int bf = g->o->bf16 && chance(g, 35);
     const int es = bf ? 2 : 1;
-    int kt = rr(g, 1, imin(3, (int)g->wb_slot_tiles));
+    int kt = small ? 1 : rr(g, 1, imin(3, (int)g->wb_slot_tiles));
     int maxm = imin(MAX_M, imin((int)(g->ub_in_rows / (uint32_t)kt), (int)g->acc_slot_rows));
     int M = chance(g, 20) ? rr(g, 1, 3) : rr(g, 1, maxm);
     const uint32_t ub_in = (uint32_t)slot * g->ub_in_rows;
@@ -243,7 +243,7 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j)
     struct pb_dma d;
 
     /* ACTIVATE plan: types decide the VP rows. */
-    int nact = rr(g, 1, 2), outt[2], vrow[2];
+    int nact = small ? 1 : rr(g, 1, 2), outt[2], vrow[2];
     uint32_t nvp = 0;
     for (int i = 0; i < nact; i++) {
         outt[i] = bf ? (chance(g, 50) ? PTPU_OUT_BF16 : PTPU_OUT_FP32) : PTPU_OUT_INT8;
@@ -321,7 +321,7 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j)
             fill_in(g, &a, bf ? 2 : 1);
             pb_load(&j->L, &d, 0);
         }
-        int m1 = M > 1 && chance(g, 25) ? rr(g, 1, M - 1) : M;
+        int m1 = M > 1 && !small && chance(g, 25) ? rr(g, 1, M - 1) : M;
         pb_matmul(&j->C, bf, t > 0, !reuse, zp, urow, (uint32_t)m1, acc0, reuse ? (uint32_t)rr(g, 0, 65535) : wrow, 0);
         if (m1 < M)
             pb_matmul(&j->C, bf, t > 0, 0, zp, urow + (uint32_t)m1, (uint32_t)(M - m1),
@@ -402,7 +402,7 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j)
     /* Chained layer, inside the compute queue without tokens: a MATMUL reads the int8
      * rows the first ACTIVATE just wrote (current weights, new_w = 0) into unused ACC
      * rows of the slot, and a third ACTIVATE requantizes them. */
-    if (!bf && outt[0] == PTPU_OUT_INT8 && chance(g, 30) &&
+    if (!bf && !small && outt[0] == PTPU_OUT_INT8 && chance(g, 30) &&
         blk[0].rows <= g->acc_slot_rows - (uint32_t)M &&
         blk[0].rows <= g->ub_out_rows - out_used) {
         const uint32_t R = blk[0].rows, arow = acc0 + (uint32_t)M;
@@ -428,7 +428,7 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j)
             r0 += chance(g, 50) ? skip : 0;
             rows -= skip;
         }
-        uint32_t parts = rows > 1 && chance(g, 25) ? 2 : 1;
+        uint32_t parts = rows > 1 && !small && chance(g, 25) ? 2 : 1;
         uint32_t first = parts == 2 ? (uint32_t)rr(g, 1, (int)rows - 1) : rows;
         for (uint32_t pi = 0; pi < parts; pi++) {
             uint32_t rr_rows = pi == 0 ? first : rows - first;
@@ -776,10 +776,22 @@ static int make_once(uint64_t seed, const struct progen_opts *o, struct progen *
         pb_free(&cur->St);
         int w_valid = g.w_valid, w_bf16 = g.w_bf16;
         uint32_t in_top = g.in_top, out_top = g.out_top;
-        int ok = gen_job(&g, jn, cur) == 0;
+        int ok = gen_job(&g, jn, cur, 0) == 0;
         uint32_t need = cur->L.n + cur->C.n + cur->St.n + 2;
         if (pending)
             need += jobs[(jn - 1) % 2].C.n + jobs[(jn - 1) % 2].St.n;
+        if (jn == 0 && (!ok || prog.n + need > budget)) {
+            /* short programs: one small job (one tile, one ACTIVATE, one STORE) */
+            pb_free(&cur->L);
+            pb_free(&cur->C);
+            pb_free(&cur->St);
+            g.w_valid = w_valid;
+            g.w_bf16 = w_bf16;
+            g.in_top = in_top;
+            g.out_top = out_top;
+            ok = gen_job(&g, jn, cur, 1) == 0;
+            need = cur->L.n + cur->C.n + cur->St.n + 1;
+        }
         if (!ok || prog.n + need > budget || (jn > 0 && chance(&g, 3))) {
             g.w_valid = w_valid;
             g.w_bf16 = w_bf16;
@@ -860,7 +872,7 @@ static int make_once(uint64_t seed, const struct progen_opts *o, struct progen *
 
 int progen_make(uint64_t seed, const struct progen_opts *o, struct progen *p)
 {
-    if (!o || !p || o->n < 2 || o->max_insns < 32 || o->ub_rows < 16 || o->acc_rows < 4 ||
+    if (!o || !p || o->n < 2 || o->max_insns < 8 || o->ub_rows < 16 || o->acc_rows < 4 ||
         o->vp_rows < 12 || o->wb_rows < 2 * o->n ||
         (uint64_t)o->max_insns * PTPU_INSTR_BYTES > (uint64_t)o->mem_kb * 1024u / 2)
         return -1;
