@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "picotpu_isa.h"
-#include "ref_prog.h"
+#include "../ref/ref_prog.h"   /* tests/ref: the header-only program builder */
 
 #define MAX_M 48
 

@@ -12,8 +12,8 @@
  * Optionally one injected fault of a chosen kind, with the expected result.
  * The same program runs on ref and on the RTL; the `out` regions are compared.
  *
- * Build: tests/soc/progen.c with -Itests/ref -Ihost/include -Ihost/src and
- * host/src/ptpu_dmafn.c.
+ * Build: tests/soc/progen.c with -Ihost/include -Ihost/src and host/src/ptpu_dmafn.c
+ * (it includes tests/ref/ref_prog.h by a relative path).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
