@@ -5,10 +5,14 @@
  * project's model format) run with libpicotpu's naive kernels, which define
  * what the device computes bit for bit.
  *
- *   eval --model MODEL [--float PARAMS] [--count N] [--data DIR]
+ *   eval --model MODEL [--float PARAMS] [--count N] [--data DIR] [--device URI]
  *        [--max-drop POINTS] [--min-int8 PERCENT] [--json FILE]
  *
- * With --max-drop or --min-int8 it is a test: one PASS/FAIL line, exit code.
+ * --device URI also runs every image on a libpicotpu device ("ref", "sim")
+ * and compares its logits with the naive kernels', byte for byte; it reports
+ * the cycles per image and the MXU utilization.
+ * With --max-drop, --min-int8 or --device it is a test: one PASS/FAIL line
+ * and the exit code (a device must match the naive kernels on every image).
  */
 #include "fmnist.h"
 
@@ -23,7 +27,8 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: eval --model MODEL [--float PARAMS] [--count N] [--data DIR]\n"
-                    "            [--max-drop POINTS] [--min-int8 PERCENT] [--json FILE]\n");
+                    "            [--device URI] [--max-drop POINTS] [--min-int8 PERCENT]\n"
+                    "            [--json FILE]\n");
     exit(2);
 }
 
@@ -38,7 +43,7 @@ static int argmax_i8(const int8_t *v, int n)
 
 int main(int argc, char **argv)
 {
-    const char *model_path = NULL, *float_path = NULL, *dir = NULL, *json = NULL;
+    const char *model_path = NULL, *float_path = NULL, *dir = NULL, *json = NULL, *uri = NULL;
     int count = 10000;
     double max_drop = -1.0, min_int8 = -1.0;
     for (int i = 1; i < argc; i++) {
@@ -53,11 +58,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--max-drop")) max_drop = atof(v);
         else if (!strcmp(a, "--min-int8")) min_int8 = atof(v);
         else if (!strcmp(a, "--json")) json = v;
+        else if (!strcmp(a, "--device")) uri = v;
         else usage();
     }
     if (!model_path || count < 1)
         usage();
-    int is_test = max_drop >= 0.0 || min_int8 >= 0.0;
+    int is_test = max_drop >= 0.0 || min_int8 >= 0.0 || uri;
     if (max_drop >= 0.0 && !float_path)
         usage();
 
@@ -96,10 +102,18 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    int ok_f = 0, ok_q = 0, agree = 0;
+    ptpu_device *dev = NULL;
+    if (uri && (rc = ptpu_open(uri, &dev)) != 0) {
+        printf("FAIL fmnist eval: device %s: %s (%s)\n", uri, ptpu_error_name(rc),
+               ptpu_last_error(NULL));
+        return 1;
+    }
+
+    int ok_f = 0, ok_q = 0, agree = 0, ok_d = 0, dev_same = 0, first_diff = -1;
+    uint64_t cycles = 0, mxu_rows = 0;
     int conf[FM_CLASSES][FM_CLASSES];
     memset(conf, 0, sizeof(conf));
-    int8_t qin[FM_PIXELS], qout[FM_CLASSES];
+    int8_t qin[FM_PIXELS], qout[FM_CLASSES], dout[FM_CLASSES];
     clock_t t0 = clock();
     for (int i = 0; i < count; i++) {
         const uint8_t *pix = te.pix + (size_t)i * FM_PIXELS;
@@ -112,6 +126,26 @@ int main(int argc, char **argv)
             return 1;
         }
         int pq = argmax_i8(qout, FM_CLASSES);
+        if (dev) {
+            struct ptpu_counters cnt;
+            memset(&cnt, 0, sizeof(cnt));
+            rc = ptpu_model_run(dev, m, qin, dout, &cnt);
+            if (rc) {
+                printf("FAIL fmnist eval: image %d on %s: %s (%s)\n", i, uri, ptpu_error_name(rc),
+                       ptpu_last_error(dev));
+                return 1;
+            }
+            cycles += cnt.c[PTPU_CNT_CYCLES];
+            mxu_rows += cnt.c[PTPU_CNT_MXU_ROWS];
+            ok_d += argmax_i8(dout, FM_CLASSES) == lab;
+            if (memcmp(dout, qout, FM_CLASSES) == 0)
+                dev_same++;
+            else if (first_diff < 0)
+                first_diff = i;
+            if (count >= 20 && (i + 1) % (count / 10) == 0) {
+                fprintf(stderr, "# %s: %d/%d images\n", uri, i + 1, count);
+            }
+        }
         ok_q += pq == lab;
         conf[lab][pq]++;
         if (have_float) {
@@ -136,6 +170,12 @@ int main(int argc, char **argv)
     if (have_float)
         printf("int8 and float predictions agree on %.2f %% of the images\n",
                100.0 * agree / count);
+    if (dev) {
+        printf("device %s: accuracy %.2f %%, logits identical to the naive kernels on %d of %d "
+               "images, %.0f cycles per image, MXU utilization %.1f %%\n",
+               uri, 100.0 * ok_d / count, dev_same, count, (double)cycles / count,
+               cycles ? 100.0 * (double)mxu_rows / (double)cycles : 0.0);
+    }
     if (json) {
         FILE *f = fopen(json, "w");
         if (!f) {
@@ -146,6 +186,11 @@ int main(int argc, char **argv)
         if (have_float)
             fprintf(f, ", \"float_accuracy\": %.4f, \"agreement\": %.4f", acc_f / 100.0,
                     (double)agree / count);
+        if (dev)
+            fprintf(f, ", \"device\": \"%s\", \"device_accuracy\": %.4f, \"device_equal\": %.4f"
+                       ", \"cycles_per_image\": %.1f, \"utilization\": %.4f",
+                    uri, (double)ok_d / count, (double)dev_same / count, (double)cycles / count,
+                    cycles ? (double)mxu_rows / (double)cycles : 0.0);
         fprintf(f, "}\n");
         fclose(f);
     }
@@ -161,11 +206,19 @@ int main(int argc, char **argv)
             pass = 0;
             snprintf(why, sizeof(why), ": int8 accuracy below %.2f %%", min_int8);
         }
+        if (dev && dev_same != count) {
+            pass = 0;
+            snprintf(why, sizeof(why), ": %s differs from the naive kernels on %d images "
+                     "(first: image %d)", uri, count - dev_same, first_diff);
+        }
         printf("%s fmnist eval: %d images, int8 %.2f %%", pass ? "PASS" : "FAIL", count, acc_q);
         if (have_float)
             printf(", float %.2f %% (drop %.2f points)", acc_f, acc_f - acc_q);
+        if (dev && dev_same == count)
+            printf(", %s identical to the naive kernels", uri);
         printf("%s\n", why);
     }
+    ptpu_close(dev);
     ptpu_model_free(m);
     if (have_float) {
         fm_acts_free(&acts);

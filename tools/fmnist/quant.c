@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "picotpu_model.h"
+#include "picotpu.h"
 
 /* Asymmetric int8 over [lo, hi] widened to hold 0 (zero must be exact:
  * padding and ReLU produce it). */
@@ -104,9 +104,14 @@ int fm_write_model(const struct fm_net *n, const struct fm_quant *q, const char 
     int8_t *qw = malloc(maxw);
     int32_t qb[64];
     float ws[64];
-    if (!qw) {
+    int too_wide = n->fc_out > 64;   /* qb, ws */
+    for (int l = 0; l < FM_NCONV; l++)
+        too_wide |= n->conv[l].cout > 64;
+    if (!qw || too_wide) {
+        rc = qw ? PTPU_ERR_INVALID_ARG : PTPU_ERR_NO_MEM;
+        free(qw);
         ptpu_mb_free(mb);
-        return -1;
+        return rc;
     }
     int t = ptpu_mb_input(mb, FM_SIDE, FM_SIDE, 1, q->in.scale, q->in.zp);
     float in_scale = q->in.scale;
