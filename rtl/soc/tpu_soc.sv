@@ -25,7 +25,7 @@ module tpu_soc #(
   parameter int BankHash   = 1,
   // Command processor
   parameter int FwRamKb    = 16,        // firmware RAM (code, data, stack), KB, a power of two
-  parameter string FwInit  = "",        // $readmemh image of the firmware (boards); "" = boot_* port
+  parameter FwInit         = "",        // $readmemh image of the firmware (boards); "" = boot_* port
   // Link PHY
   parameter int LinkPhy    = 0,         // 0: byte-stream port (simulation), 1: UART on pins
   parameter int ClkHz      = 100000000, // UART: clock frequency

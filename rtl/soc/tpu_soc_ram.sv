@@ -5,7 +5,7 @@
 
 module tpu_soc_ram #(
   parameter int Words = 4096,          // RAM size in 32-bit words (4096 = 16 KB)
-  parameter string InitFile = "",      // $readmemh image (boards); "" = loaded through boot_*
+  parameter InitFile = "",             // $readmemh image (boards); "" = loaded through boot_*
   localparam int AddrW = $clog2(Words)
 ) (
   input  wire              clk_i,

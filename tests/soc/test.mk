@@ -55,13 +55,13 @@ SIM_$(1)_DEFS := -DPTPU_SIM_CONFIG=$(1) -DPTPU_SIM_N=$(call soc_p,N,$(1)) -DPTPU
 TB_MODELS += soc_$(1)
 soc_$(1)_LIB := $$(SIM_$(1)_LIB) $$(SIM_$(1)_SO)
 
-$$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a: $(SOC_SRCS) tests/soc/test.mk mk/configs.mk
+$$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a: $(SOC_SRCS) mk/configs.mk
 	@mkdir -p $$(@D)
 	@echo "  VERILATE soc $(1) ($$(SOC_CFG_$(1)))"
 	@date +%s > $$(@D)/build_start
 	$(VERILATOR) --cc $(SIM_VFLAGS) --top-module tpu_soc --prefix Vmodel --Mdir $$(@D) \
 	  $$(addprefix -G,$$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" -GFwRamKb=$(SOC_FW_RAM_KB) \
-	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) $(SOC_SRCS)
+	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 $(SOC_SRCS)
 	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk VM_PARALLEL_BUILDS=1 OPT_FAST="-O2" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
 	@echo "  BUILT soc $(1) in $$$$(( $$$$(date +%s) - $$$$(cat $$(@D)/build_start) )) s"
 
@@ -69,7 +69,7 @@ $$(SIM_$(1)_DIR)/glue.o: sim/picotpu_sim_glue.cpp sim/picotpu_sim_glue.h sim/tb/
 	@sim/tb/gen_ports.sh $$(SIM_$(1)_DIR)/obj/Vmodel.h > $$(SIM_$(1)_DIR)/obj/tb_ports.inc
 	$(CXX) $(SIM_CXXFLAGS) -I$$(SIM_$(1)_DIR)/obj -Isim -Isim/tb -c $$< -o $$@
 
-$$(SIM_$(1)_DIR)/picotpu_sim.o: sim/picotpu_sim.c sim/include/picotpu_sim.h sim/picotpu_sim_glue.h sim/hbm2/hbm2.h tests/soc/test.mk
+$$(SIM_$(1)_DIR)/picotpu_sim.o: sim/picotpu_sim.c sim/include/picotpu_sim.h sim/picotpu_sim_glue.h sim/hbm2/hbm2.h
 	@mkdir -p $$(@D)
 	$(CC) $(SIM_CFLAGS) $$(SIM_$(1)_DEFS) -c $$< -o $$@
 
@@ -90,3 +90,32 @@ $(foreach c,$(SIM_CONFIGS),$(eval $(call SIM_CONFIG,$(c))))
 
 # Lint of the SoC top in the default configuration.
 $(eval $(call lint_config,soc_sim16,tpu_soc,$(SOC_SRCS),$(SOC_CFG_sim16)))
+
+# End-to-end tests: tb_soc_<config> (tests/soc/tb_soc.c) with the link codec, progen and ref.
+SOC_TB_SRCS := tests/soc/tb_soc.c tests/soc/progen.c host/src/ptpu_link.c host/src/ref/ptpu_ref.c \
+               host/src/ptpu_dmafn.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
+SOC_TB_HDRS := tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
+               host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h sim/include/picotpu_sim.h
+SOC_TB_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isim/include -Ihost/include -Ihost/src \
+                 -Ihost/src/ref -Itests/soc
+
+define SOC_TB
+build/sim/bin/tb_soc_$(1): $(SOC_TB_SRCS) $(SOC_TB_HDRS) $$(SIM_$(1)_LIB)
+	@mkdir -p $$(@D)
+	$(CC) $(SOC_TB_CFLAGS) -o $$@ $(SOC_TB_SRCS) $$(SIM_$(1)_LIB) $(SIM_LDLIBS)
+endef
+$(foreach c,$(SIM_CONFIGS),$(eval $(call SOC_TB,$(c))))
+
+# make test: the sim16 library and its end-to-end test; the benchmark records simulator speed.
+TB_PROGS += build/sim/bin/tb_soc_sim16
+SOC_PROGS ?= 24
+TEST_TARGETS += test-soc
+.PHONY: test-soc bench-soc
+test-soc: build/sim/bin/tb_soc_sim16 $(SOC_FW)
+	@$(call run_test,soc-sim16,$< --progs $(SOC_PROGS) $(if $(SEED),--seed $(SEED)))
+
+BENCH_TARGETS += bench-soc
+bench-soc: build/sim/bin/tb_soc_sim16 $(SOC_FW)
+	@out=$$($< --bench --cycles 3000000 --seed 1); echo "$$out"; \
+	  v=$$(echo "$$out" | awk '/^BENCH soc.sim_cycles_per_s/ {print $$3}'); \
+	  $(call bench_record,soc.sim_cycles_per_s,$$v,cycles/s,sim16,$< --bench --cycles 3000000 --seed 1)
