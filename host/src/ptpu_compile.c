@@ -187,8 +187,11 @@ static void put32(uint8_t *p, uint32_t v)
 
 /* ---- pass scheduler ---- */
 
+#define GMAX 2   /* output-channel tiles sharing one input LOAD */
+
 struct step {
-    uint32_t w_addr;    /* weight tile: N rows of N*EW bytes */
+    uint32_t w_addr[GMAX]; /* weight tiles: N rows of N*EW bytes each */
+    int ng;             /* weight tiles, one MATMUL each into ACC sub-region g */
     struct ptpu_dma in; /* input LOAD into UB (row filled in by the scheduler) */
     int zp, rows;       /* MATMUL zero point and rows (the LOAD's rows) */
 };
@@ -201,7 +204,8 @@ struct tile {
 
 struct pass {
     int bf16, ew, out_rows;     /* out_rows: UB rows per output slot */
-    int in_rows;                /* UB rows per input slot, ACC rows per region */
+    int in_rows;                /* UB rows per input slot, ACC rows per sub-region */
+    int g;                      /* ACC sub-regions per tile (weight tiles per step) */
     uint32_t vp_addr;
     int vp_rows;
     struct step *st;
@@ -255,18 +259,31 @@ static struct tile *tile_begin(struct pass *pa)
     return t;
 }
 
-static void add_step(struct pass *pa, uint32_t w_addr, const struct ptpu_dma *in, int zp)
+/* A step with ng weight tiles (w_addr[0..ng-1]) on one input LOAD. */
+static void add_step_g(struct pass *pa, const uint32_t *w_addr, int ng, const struct ptpu_dma *in,
+                       int zp)
 {
     struct step *s = PUSH(pa, st, nst, cst);
     if (!s)
         return;
-    s->w_addr = w_addr;
+    if (pa->g < 1)
+        pa->g = 1;
+    for (int g = 0; g < ng; g++)
+        s->w_addr[g] = w_addr[g];
+    s->ng = ng;
+    if ((ng > pa->g || ng < 1) && !pa->err)
+        pa->err = PTPU_ERR_INVALID_ARG;
     s->in = *in;
     s->zp = zp;
     s->rows = in->count1 * in->count2;
     pa->ti[pa->nti - 1].ns++;
     if (s->rows > pa->in_rows && !pa->err)
         pa->err = PTPU_ERR_UNSUPPORTED;
+}
+
+static void add_step(struct pass *pa, uint32_t w_addr, const struct ptpu_dma *in, int zp)
+{
+    add_step_g(pa, &w_addr, 1, in, zp);
 }
 
 static void add_act(struct pass *pa, const struct ptpu_act_f *a)
@@ -288,6 +305,27 @@ static void add_store(struct pass *pa, const struct ptpu_dma *d)
 }
 
 /* Rows of an input slot / ACC region and an output slot for this configuration. */
+/* Rows per tile with g ACC sub-regions per tile (double-buffered) and out_rows_per_row UB
+ * rows per output row in each of the 2g output areas. */
+static int tile_rows_g(const struct ptpu_hw *hw, int out_rows_per_row, int g)
+{
+    int t = hw->acc_rows / (2 * g);
+    int u = hw->ub_rows / (NSLOT + 2 * out_rows_per_row * g);
+    if (u < t)
+        t = u;
+    return t > 4095 ? 4095 : t;
+}
+
+/* Weight tiles per step for nct output-channel tiles: 2 when the tiles stay >= 2N rows
+ * (or as large as with one) and the WB holds the slots. */
+static int group_size(const struct ptpu_hw *hw, int nct, int ob, int rows_needed)
+{
+    if (nct < 2 || NSLOT * 2 * hw->n > hw->wb_rows)
+        return 1;
+    int t2 = tile_rows_g(hw, ob, 2);
+    return t2 >= 2 * hw->n || t2 >= rows_needed ? 2 : 1;
+}
+
 static int tile_rows(const struct ptpu_hw *hw, int out_rows_per_row)
 {
     int t = hw->acc_rows / 2;
@@ -301,11 +339,13 @@ static void emit_load(struct ptpu_cc *cc, struct pass *pa, int j)
 {
     const struct ptpu_hw *hw = &cc->hw;
     int s = j % NSLOT, rb = hw->n * pa->ew;
-    struct ptpu_dma w = {.buf = PTPU_BUF_WB, .row = s * hw->n, .addr = pa->st[j].w_addr,
-                         .len0 = rb, .out0 = rb, .count1 = hw->n, .step1 = 1,
-                         .bound1 = hw->n, .count2 = 1, .step2 = 1, .bound2 = 1,
-                         .stride1 = rb};
-    ptpu_enc_load(cc->prog, j >= NSLOT ? PTPU_TOK_POP_NEXT : 0, &w);
+    for (int g = 0; g < pa->st[j].ng; g++) {
+        struct ptpu_dma w = {.buf = PTPU_BUF_WB, .row = (s * pa->g + g) * hw->n,
+                             .addr = pa->st[j].w_addr[g], .len0 = rb, .out0 = rb,
+                             .count1 = hw->n, .step1 = 1, .bound1 = hw->n, .count2 = 1,
+                             .step2 = 1, .bound2 = 1, .stride1 = rb};
+        ptpu_enc_load(cc->prog, g == 0 && j >= NSLOT ? PTPU_TOK_POP_NEXT : 0, &w);
+    }
     struct ptpu_dma in = pa->st[j].in;
     in.buf = PTPU_BUF_UB;
     in.row = s * pa->in_rows;
@@ -318,6 +358,11 @@ static int pass_emit(struct ptpu_cc *cc, struct pass *pa)
     const struct ptpu_hw *hw = &cc->hw;
     if (pa->err)
         return pa->err;
+    if (pa->g < 1)
+        pa->g = 1;
+    if (NSLOT * pa->g * hw->n > hw->wb_rows || 2 * pa->g * pa->in_rows > hw->acc_rows ||
+        NSLOT * pa->in_rows + 2 * pa->out_rows > hw->ub_rows)
+        return PTPU_ERR_UNSUPPORTED;
     if (pa->vp_rows) {
         struct ptpu_dma v = {.buf = PTPU_BUF_VP, .row = 0, .addr = pa->vp_addr,
                              .len0 = 4 * hw->n, .out0 = 4 * hw->n, .count1 = pa->vp_rows,
@@ -331,15 +376,20 @@ static int pass_emit(struct ptpu_cc *cc, struct pass *pa)
         emit_load(cc, pa, j);
     for (int t = 0; t < pa->nti; t++) {
         const struct tile *ti = &pa->ti[t];
-        int region = (t % 2) * pa->in_rows;
+        int region = (t % 2) * pa->g * pa->in_rows;
         for (int k = 0; k < ti->ns; k++) {
             int j = ti->s0 + k;
             if (j + ahead < total)
                 emit_load(cc, pa, j + ahead);
             const struct step *s = &pa->st[j];
-            unsigned tok = PTPU_TOK_POP_PREV | (j + NSLOT < total ? PTPU_TOK_PUSH_PREV : 0);
-            ptpu_enc_matmul(cc->prog, tok, pa->bf16, k > 0, 1, s->zp, (j % NSLOT) * pa->in_rows,
-                            s->rows, region, (j % NSLOT) * hw->n);
+            for (int g = 0; g < s->ng; g++) {
+                /* the first MATMUL takes the step's token, the last frees its slot */
+                unsigned tok = (g == 0 ? PTPU_TOK_POP_PREV : 0) |
+                               (g == s->ng - 1 && j + NSLOT < total ? PTPU_TOK_PUSH_PREV : 0);
+                ptpu_enc_matmul(cc->prog, tok, pa->bf16, k > 0, 1, s->zp,
+                                (j % NSLOT) * pa->in_rows, s->rows, region + g * pa->in_rows,
+                                ((j % NSLOT) * pa->g + g) * hw->n);
+            }
         }
         for (int k = 0; k < ti->na; k++) {
             struct ptpu_act_f a = pa->ac[ti->a0 + k];
@@ -444,11 +494,14 @@ static int8_t wget(const struct convspec *s, int co, int ky, int kx, int ci)
 static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
 {
     const struct ptpu_hw *hw = &cc->hw;
-    int n = hw->n, tm = tile_rows(hw, 1);
+    int n = hw->n;
     if (s->W > 2047 || s->OW > 4095 || s->kh * s->dh > 2047 ||
         s->kw * s->dw > 2047)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "image too wide for the DMA fields");
     int nct = (s->CO + n - 1) / n, ncit = (s->C + n - 1) / n;
+    /* G output-channel tiles share each input LOAD (not depthwise: its input is per tile) */
+    int G = s->depthwise ? 1 : group_size(hw, nct, 1, s->OH * s->OW);
+    int tm = tile_rows_g(hw, 1, G);
     /* Packing (docs/isa.md): with dilation 1 along x, g kernel columns of a kernel row
      * are g*C contiguous bytes, so one LOAD row carries them and one MATMUL does g
      * offsets.  Valid where the whole kernel row is inside the image horizontally: the
@@ -481,48 +534,56 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "VP buffer too small");
     for (int ct0 = 0; ct0 < nct; ct0 += per_pass) {
         int ct1 = ct0 + per_pass < nct ? ct0 + per_pass : nct;
-        struct pass pa = {.ew = 1, .out_rows = tm, .in_rows = tm};
+        struct pass pa = {.ew = 1, .out_rows = G * tm, .in_rows = tm, .g = G};
         uint8_t *vp;
+        uint32_t wbase_of[GMAX], pbase_of[GMAX];
         pa.vp_rows = 3 * (ct1 - ct0);
         pa.vp_addr = cb_alloc(cc->cb, (size_t)pa.vp_rows * 4 * n, &vp);
         if (!vp)
             return PTPU_ERR_NO_MEM;
-        for (int ct = ct0; ct < ct1; ct++) {
-            int c0 = ct * n, cn = s->CO - c0 < n ? s->CO - c0 : n;
-            vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
-            vp_int8(hw, vp + (size_t)(ct - ct0) * 12 * n, c0, cn, s->bias, s->m0, s->shift);
-            /* weight tiles of this output tile, in step order: one offset per tile, then
-             * (packing) one group of g offsets per tile */
+        for (int cg = ct0; cg < ct1; cg += G) {
+            int ng = ct1 - cg < G ? ct1 - cg : G;
+            /* VP rows and weight tiles of the group's output tiles, in step order: one
+             * offset per tile, then (packing) one group of g offsets per tile */
             int nk = s->depthwise ? s->kh * s->kw : s->kh * s->kw * ncit;
             int nkp = g > 1 ? s->kh * ngrp : 0;
-            uint8_t *wt;
-            uint32_t wbase = cb_alloc(cc->cb, (size_t)(nk + nkp) * n * n, &wt);
-            uint32_t pbase = wbase + (uint32_t)(nk * n * n);
-            if (!wt)
-                return PTPU_ERR_NO_MEM;
-            for (int ky = 0, k = 0; ky < s->kh; ky++)
-                for (int kx = 0; kx < s->kw; kx++)
-                    for (int cit = 0; cit < (s->depthwise ? 1 : ncit); cit++, k++) {
-                        uint8_t *t = wt + (size_t)k * n * n;
-                        for (int r = 0; r < n; r++)
-                            for (int c = 0; c < cn; c++) {
-                                if (s->depthwise) {
-                                    if (r == c)
-                                        t[r * n + c] = (uint8_t)s->w[((size_t)ky * s->kw + kx) *
-                                                                         s->C + c0 + c];
-                                } else if (cit * n + r < s->C) {
-                                    t[r * n + c] = (uint8_t)wget(s, c0 + c, ky, kx, cit * n + r);
+            for (int gi = 0; gi < ng; gi++) {
+                int ct = cg + gi, c0 = ct * n, cn = s->CO - c0 < n ? s->CO - c0 : n;
+                vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
+                vp_int8(hw, vp + (size_t)(ct - ct0) * 12 * n, c0, cn, s->bias, s->m0, s->shift);
+                uint8_t *wt;
+                uint32_t wbase = cb_alloc(cc->cb, (size_t)(nk + nkp) * n * n, &wt);
+                if (!wt)
+                    return PTPU_ERR_NO_MEM;
+                wbase_of[gi] = wbase;
+                pbase_of[gi] = wbase + (uint32_t)(nk * n * n);
+                for (int ky = 0, k = 0; ky < s->kh; ky++)
+                    for (int kx = 0; kx < s->kw; kx++)
+                        for (int cit = 0; cit < (s->depthwise ? 1 : ncit); cit++, k++) {
+                            uint8_t *t = wt + (size_t)k * n * n;
+                            for (int r = 0; r < n; r++)
+                                for (int c = 0; c < cn; c++) {
+                                    if (s->depthwise) {
+                                        if (r == c)
+                                            t[r * n + c] = (uint8_t)
+                                                s->w[((size_t)ky * s->kw + kx) * s->C + c0 + c];
+                                    } else if (cit * n + r < s->C) {
+                                        t[r * n + c] =
+                                            (uint8_t)wget(s, c0 + c, ky, kx, cit * n + r);
+                                    }
                                 }
-                            }
-                    }
-            for (int k = 0; k < nkp; k++) {
-                uint8_t *t = wt + (size_t)(nk + k) * n * n;
-                int ky = k / ngrp, kx0 = (k % ngrp) * g;
-                for (int j = 0; j < g && kx0 + j < s->kw; j++)
-                    for (int ci = 0; ci < s->C; ci++)
-                        for (int c = 0; c < cn; c++)
-                            t[(j * s->C + ci) * n + c] = (uint8_t)wget(s, c0 + c, ky, kx0 + j, ci);
+                        }
+                for (int k = 0; k < nkp; k++) {
+                    uint8_t *t = wt + (size_t)(nk + k) * n * n;
+                    int ky = k / ngrp, kx0 = (k % ngrp) * g;
+                    for (int j = 0; j < g && kx0 + j < s->kw; j++)
+                        for (int ci = 0; ci < s->C; ci++)
+                            for (int c = 0; c < cn; c++)
+                                t[(j * s->C + ci) * n + c] =
+                                    (uint8_t)wget(s, c0 + c, ky, kx0 + j, ci);
+                }
             }
+            int c00 = cg * n;     /* first output channel of the group */
             for (int ri = 0; ri < nrng; ri++) {
                 int x0 = rng[ri][0], x1 = rng[ri][1], packed = rng[ri][2];
                 int tx = x1 - x0 < tm ? x1 - x0 : tm, ty = tm / tx;
@@ -532,6 +593,7 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                     int ny = s->OH - oy < ty ? s->OH - oy : ty;
                     for (int ox = x0; ox < x1; ox += tx) {
                         int nx = x1 - ox < tx ? x1 - ox : tx;
+                        uint32_t wa[GMAX];
                         if (!tile_begin(&pa))
                             break;
                         if (packed) {
@@ -543,34 +605,47 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                                     ox * s->sw + kx0 - s->pl, nx, s->sw,
                                     oy * s->sh + ky * s->dh - s->pt, ny, s->sh, gl * s->C,
                                     s->zp_in);
-                                add_step(&pa, pbase + (uint32_t)(k * n * n), &in, s->zp_in);
+                                for (int gi = 0; gi < ng; gi++)
+                                    wa[gi] = pbase_of[gi] + (uint32_t)(k * n * n);
+                                add_step_g(&pa, wa, ng, &in, s->zp_in);
                             }
                         } else {
                             for (int ky = 0, k = 0; ky < s->kh; ky++)
                                 for (int kx = 0; kx < s->kw; kx++)
                                     for (int cit = 0; cit < (s->depthwise ? 1 : ncit);
                                          cit++, k++) {
-                                        int ci0 = s->depthwise ? c0 : cit * n;
-                                        int len = s->depthwise ? cn
+                                        int ci0 = s->depthwise ? c00 : cit * n;
+                                        int cn0 = s->CO - c00 < n ? s->CO - c00 : n;
+                                        int len = s->depthwise ? cn0
                                                                : (s->C - ci0 < n ? s->C - ci0 : n);
                                         struct ptpu_dma in = in_desc(
                                             s->in + (uint32_t)ci0, s->H, s->W, s->W * s->C, s->C,
                                             ox * s->sw + kx * s->dw - s->pl, nx, s->sw,
                                             oy * s->sh + ky * s->dh - s->pt, ny, s->sh, len,
                                             s->zp_in);
-                                        add_step(&pa, wbase + (uint32_t)(k * n * n), &in,
-                                                 s->zp_in);
+                                        for (int gi = 0; gi < ng; gi++)
+                                            wa[gi] = wbase_of[gi] + (uint32_t)(k * n * n);
+                                        add_step_g(&pa, wa, ng, &in, s->zp_in);
                                     }
                         }
-                        struct ptpu_act_f a = {.out = PTPU_OUT_INT8, .zp_out = s->zp_out,
-                                               .clamp_lo = s->lo, .clamp_hi = s->hi,
-                                               .vrow = 3 * (ct - ct0), .count1 = nx * ny,
-                                               .count2 = 1, .win1 = 1, .win2 = 1, .step1 = 1};
-                        add_act(&pa, &a);
-                        struct ptpu_dma o = out_desc(s->out + ((uint32_t)oy * s->OW + (uint32_t)ox) *
-                                                                  s->CO + (uint32_t)c0,
-                                                     nx, ny, s->CO, s->OW * s->CO, cn, 0);
-                        add_store(&pa, &o);
+                        for (int gi = 0; gi < ng; gi++) {
+                            int ct = cg + gi;
+                            struct ptpu_act_f a = {.out = PTPU_OUT_INT8, .zp_out = s->zp_out,
+                                                   .clamp_lo = s->lo, .clamp_hi = s->hi,
+                                                   .arow = gi * tm, .urow = gi * tm,
+                                                   .vrow = 3 * (ct - ct0), .count1 = nx * ny,
+                                                   .count2 = 1, .win1 = 1, .win2 = 1,
+                                                   .step1 = 1};
+                            add_act(&pa, &a);
+                        }
+                        for (int gi = 0; gi < ng; gi++) {
+                            int ct = cg + gi, c0 = ct * n, cn = s->CO - c0 < n ? s->CO - c0 : n;
+                            struct ptpu_dma o = out_desc(
+                                s->out + ((uint32_t)oy * s->OW + (uint32_t)ox) * s->CO +
+                                    (uint32_t)c0,
+                                nx, ny, s->CO, s->OW * s->CO, cn, gi * tm);
+                            add_store(&pa, &o);
+                        }
                     }
                 }
             }
