@@ -5,7 +5,7 @@
  *   picotpu [--device URI] [--trace FILE] info
  *   picotpu [--device URI] [--trace FILE] run MODEL INPUT   (INPUT: raw int8 NHWC, or
  *                                                         "random")
- *   picotpu [--device URI] [--trace FILE] gemm M N K
+ *   picotpu [--device URI] [--trace FILE] gemm M N K [bf16]
  *   picotpu [--device URI] [--trace FILE] bench
  */
 #include <stdio.h>
@@ -25,7 +25,7 @@ static int usage(void)
             "  run MODEL INPUT      run a .ptpm model on INPUT (raw int8 NHWC bytes, or\n"
             "                       'random'); prints the output and checks it against the\n"
             "                       host's naive kernels\n"
-            "  gemm M N K           a random int8 GEMM: cycles, MXU utilization, check\n"
+            "  gemm M N K [bf16]    a random int8 (or bf16) GEMM: cycles, MXU utilization, check\n"
             "  bench                standard GEMM and convolution shapes\n"
             "URI: ref, ref:config=NAME, sim[:config=NAME,trace=FILE], usb[:serial=S]\n");
     return 2;
@@ -114,17 +114,57 @@ static int run_gemm(ptpu_device *dev, int M, int N, int K, int check, struct ptp
     return rc;
 }
 
-static int cmd_gemm(ptpu_device *dev, int M, int N, int K)
+static uint16_t rnd_bf16(void)
+{
+    uint16_t e = (uint16_t)(120 + (rnd8() & 7));
+    return (uint16_t)(((uint16_t)rnd8() & 0x8000) | e << 7 | ((uint8_t)rnd8() & 0x7f));
+}
+
+static int run_gemm_bf16(ptpu_device *dev, int M, int N, int K, int check,
+                         struct ptpu_counters *c)
+{
+    uint16_t *A = malloc(2 * (size_t)M * K), *B = malloc(2 * (size_t)K * N);
+    uint32_t *C = malloc(4 * (size_t)M * N), *R = check ? malloc(4 * (size_t)M * N) : NULL;
+    if (!A || !B || !C || (check && !R)) {
+        fprintf(stderr, "picotpu: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < (size_t)M * K; i++)
+        A[i] = rnd_bf16();
+    for (size_t i = 0; i < (size_t)K * N; i++)
+        B[i] = rnd_bf16();
+    struct ptpu_device_info info;
+    ptpu_device_info(dev, &info);
+    int rc = ptpu_gemm_bf16(dev, M, N, K, A, B, NULL, 0, 0, C, c);
+    if (!rc && check) {
+        ptpu_k_gemm_bf16(info.n, M, N, K, A, B, NULL, 0, 0, R);
+        size_t bad = 0;
+        for (size_t i = 0; i < (size_t)M * N; i++)
+            bad += C[i] != R[i];
+        printf("check against the naive kernel: %s (%zu of %zu differ)\n",
+               bad ? "MISMATCH" : "identical", bad, (size_t)M * N);
+        if (bad)
+            rc = PTPU_ERR_DEVICE;
+    }
+    free(A);
+    free(B);
+    free(C);
+    free(R);
+    return rc;
+}
+
+static int cmd_gemm(ptpu_device *dev, int M, int N, int K, int bf16)
 {
     struct ptpu_counters c;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = run_gemm(dev, M, N, K, 1, &c);
+    int rc = bf16 ? run_gemm_bf16(dev, M, N, K, 1, &c) : run_gemm(dev, M, N, K, 1, &c);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc)
         return fail(dev, rc, "gemm");
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("int8 GEMM %d x %d x %d: %.3f s wall\n", M, N, K, secs);
+    printf("%s GEMM %d x %d x %d: %.3f s wall\n", bf16 ? "bf16 (fp32 out)" : "int8", M, N, K,
+           secs);
     print_counters(&c);
     return 0;
 }
@@ -137,6 +177,21 @@ static int cmd_bench(ptpu_device *dev)
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         struct ptpu_counters c;
         int rc = run_gemm(dev, shapes[i][0], shapes[i][1], shapes[i][2], 0, &c);
+        if (rc)
+            return fail(dev, rc, "bench");
+        char name[32];
+        snprintf(name, sizeof(name), "%dx%dx%d", shapes[i][0], shapes[i][1], shapes[i][2]);
+        printf("%-18s %12llu %12llu %7.1f%%\n", name, (unsigned long long)c.c[PTPU_CNT_CYCLES],
+               (unsigned long long)c.c[PTPU_CNT_MXU_ROWS], 100.0 * c.utilization);
+    }
+    struct ptpu_device_info info;
+    ptpu_device_info(dev, &info);
+    if (!info.bf16)
+        return 0;
+    printf("%-18s %12s %12s %8s\n", "bf16 GEMM MxNxK", "cycles", "MXU rows", "util");
+    for (size_t i = 2; i < 4; i++) {
+        struct ptpu_counters c;
+        int rc = run_gemm_bf16(dev, shapes[i][0], shapes[i][1], shapes[i][2], 0, &c);
         if (rc)
             return fail(dev, rc, "bench");
         char name[32];
@@ -243,9 +298,10 @@ int main(int argc, char **argv)
         ret = cmd_info(dev);
     else if (!strcmp(cmd, "run") && i + 2 == argc)
         ret = cmd_run(dev, argv[i], argv[i + 1]);
-    else if (!strcmp(cmd, "gemm") && i + 3 == argc && atoi(argv[i]) > 0 &&
-             atoi(argv[i + 1]) > 0 && atoi(argv[i + 2]) > 0)
-        ret = cmd_gemm(dev, atoi(argv[i]), atoi(argv[i + 1]), atoi(argv[i + 2]));
+    else if (!strcmp(cmd, "gemm") && (i + 3 == argc || (i + 4 == argc &&
+                                                        !strcmp(argv[i + 3], "bf16"))) &&
+             atoi(argv[i]) > 0 && atoi(argv[i + 1]) > 0 && atoi(argv[i + 2]) > 0)
+        ret = cmd_gemm(dev, atoi(argv[i]), atoi(argv[i + 1]), atoi(argv[i + 2]), i + 4 == argc);
     else if (!strcmp(cmd, "bench") && i == argc)
         ret = cmd_bench(dev);
     else

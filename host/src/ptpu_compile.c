@@ -676,67 +676,82 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const
                       const uint32_t *bias, int relu, int out_bf16, uint32_t c)
 {
     const struct ptpu_hw *hw = &cc->hw;
-    int n = hw->n, ob = out_bf16 ? 1 : 2, tm = tile_rows(hw, ob);
+    int n = hw->n, ob = out_bf16 ? 1 : 2;
     if (!hw->bf16)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "bf16 GEMM on an int8-only configuration");
     if (M < 1 || N < 1 || K < 1)
         return fail(cc, PTPU_ERR_INVALID_ARG, "gemm: empty matrix");
     int nct = (N + n - 1) / n, nkt = (K + n - 1) / n, esz = out_bf16 ? 2 : 4;
+    int G = group_size(hw, nct, ob, M), tm = tile_rows_g(hw, ob, G);
     int per_pass = hw->vp_rows;
     for (int ct0 = 0; ct0 < nct; ct0 += per_pass) {
         int ct1 = ct0 + per_pass < nct ? ct0 + per_pass : nct;
-        struct pass pa = {.bf16 = 1, .ew = 2, .out_rows = tm * ob, .in_rows = tm};
+        struct pass pa = {.bf16 = 1, .ew = 2, .out_rows = G * tm * ob, .in_rows = tm, .g = G};
         uint8_t *vp;
+        uint32_t wbase_of[GMAX];
         pa.vp_rows = ct1 - ct0;
         pa.vp_addr = cb_alloc(cc->cb, (size_t)pa.vp_rows * 4 * n, &vp);
         if (!vp)
             return PTPU_ERR_NO_MEM;
-        for (int ct = ct0; ct < ct1; ct++) {
-            int c0 = ct * n, cn = N - c0 < n ? N - c0 : n;
-            vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
-            for (int k = 0; k < cn && bias; k++)
-                put32(vp + (size_t)(ct - ct0) * 4 * n + 4 * k, bias[c0 + k]);
-            uint8_t *wt;
-            uint32_t wbase = cb_alloc(cc->cb, (size_t)nkt * n * n * 2, &wt);
-            if (!wt)
-                return PTPU_ERR_NO_MEM;
-            for (int kt = 0; kt < nkt; kt++)
-                for (int r = 0; r < n && kt * n + r < K; r++)
-                    for (int j = 0; j < cn; j++) {
-                        uint16_t v = B[(size_t)(kt * n + r) * N + c0 + j];
-                        uint8_t *p = wt + ((size_t)kt * n * n + (size_t)r * n + j) * 2;
-                        p[0] = (uint8_t)v;
-                        p[1] = (uint8_t)(v >> 8);
-                    }
+        for (int cg = ct0; cg < ct1; cg += G) {
+            int ng = ct1 - cg < G ? ct1 - cg : G;
+            for (int gi = 0; gi < ng; gi++) {
+                int ct = cg + gi, c0 = ct * n, cn = N - c0 < n ? N - c0 : n;
+                vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
+                for (int k = 0; k < cn && bias; k++)
+                    put32(vp + (size_t)(ct - ct0) * 4 * n + 4 * k, bias[c0 + k]);
+                uint8_t *wt;
+                wbase_of[gi] = cb_alloc(cc->cb, (size_t)nkt * n * n * 2, &wt);
+                if (!wt)
+                    return PTPU_ERR_NO_MEM;
+                for (int kt = 0; kt < nkt; kt++)
+                    for (int r = 0; r < n && kt * n + r < K; r++)
+                        for (int j = 0; j < cn; j++) {
+                            uint16_t v = B[(size_t)(kt * n + r) * N + c0 + j];
+                            uint8_t *p = wt + ((size_t)kt * n * n + (size_t)r * n + j) * 2;
+                            p[0] = (uint8_t)v;
+                            p[1] = (uint8_t)(v >> 8);
+                        }
+            }
             for (int m0 = 0; m0 < M; m0 += tm) {
                 int nm = M - m0 < tm ? M - m0 : tm;
+                uint32_t wa[GMAX];
                 if (!tile_begin(&pa))
                     break;
                 for (int kt = 0; kt < nkt; kt++) {
                     int len = K - kt * n < n ? K - kt * n : n;
                     struct ptpu_dma in = in_desc(a + (uint32_t)kt * n * 2, M, 1, K * 2, K * 2,
                                                  0, 1, 1, m0, nm, 1, len * 2, 0);
-                    add_step(&pa, wbase + (uint32_t)(kt * n * n * 2), &in, 0);
+                    for (int gi = 0; gi < ng; gi++)
+                        wa[gi] = wbase_of[gi] + (uint32_t)(kt * n * n * 2);
+                    add_step_g(&pa, wa, ng, &in, 0);
                 }
-                struct ptpu_act_f ac = {.out = out_bf16 ? PTPU_OUT_BF16 : PTPU_OUT_FP32,
-                                        .relu = relu, .vrow = ct - ct0, .count1 = nm,
-                                        .count2 = 1, .win1 = 1, .win2 = 1, .step1 = 1,
-                                        .clamp_lo = -128, .clamp_hi = 127};
-                add_act(&pa, &ac);
-                uint32_t oaddr = c + ((uint32_t)m0 * N + (uint32_t)c0) * esz;
-                if (out_bf16) {
-                    struct ptpu_dma o = out_desc(oaddr, 1, nm, 0, N * 2, cn * 2, 0);
-                    add_store(&pa, &o);
-                } else {
-                    /* fp32: output o is UB rows 2o (lanes < N/2) and 2o+1 */
-                    int h = n / 2, c_lo = cn < h ? cn : h, c_hi = cn - c_lo;
-                    struct ptpu_dma o = out_desc(oaddr, 2, nm, 0, N * 4, c_lo * 4, 0);
-                    o.bound1 = 1;
-                    add_store(&pa, &o);
-                    if (c_hi > 0) {
-                        o = out_desc(oaddr + (uint32_t)h * 4, 2, nm, 0, N * 4, c_hi * 4, 1);
+                for (int gi = 0; gi < ng; gi++) {
+                    struct ptpu_act_f ac = {.out = out_bf16 ? PTPU_OUT_BF16 : PTPU_OUT_FP32,
+                                            .relu = relu, .arow = gi * tm, .urow = gi * tm * ob,
+                                            .vrow = cg + gi - ct0, .count1 = nm, .count2 = 1,
+                                            .win1 = 1, .win2 = 1, .step1 = 1,
+                                            .clamp_lo = -128, .clamp_hi = 127};
+                    add_act(&pa, &ac);
+                }
+                for (int gi = 0; gi < ng; gi++) {
+                    int c0 = (cg + gi) * n, cn = N - c0 < n ? N - c0 : n, base = gi * tm * ob;
+                    uint32_t oaddr = c + ((uint32_t)m0 * N + (uint32_t)c0) * esz;
+                    if (out_bf16) {
+                        struct ptpu_dma o = out_desc(oaddr, 1, nm, 0, N * 2, cn * 2, base);
+                        add_store(&pa, &o);
+                    } else {
+                        /* fp32: output o is UB rows 2o (lanes < N/2) and 2o+1 */
+                        int h = n / 2, c_lo = cn < h ? cn : h, c_hi = cn - c_lo;
+                        struct ptpu_dma o = out_desc(oaddr, 2, nm, 0, N * 4, c_lo * 4, base);
                         o.bound1 = 1;
                         add_store(&pa, &o);
+                        if (c_hi > 0) {
+                            o = out_desc(oaddr + (uint32_t)h * 4, 2, nm, 0, N * 4, c_hi * 4,
+                                         base + 1);
+                            o.bound1 = 1;
+                            add_store(&pa, &o);
+                        }
                     }
                 }
             }
