@@ -158,8 +158,13 @@ int main(int argc, char **argv)
     fm_net_randomize(&net, &rng);
     printf("# fmnist: %zu parameters, %d training and %d test images, seed %llu\n",
            net.nparams, tr.n, te.n, seed);
-    if (do_gradcheck)
-        return gradcheck(&net, &tr, &rng);
+    if (do_gradcheck) {
+        int rc = gradcheck(&net, &tr, &rng);
+        fm_net_free(&net);
+        fm_free(&tr);
+        fm_free(&te);
+        return rc;
+    }
 
     double t0 = now();
     if (from) {
