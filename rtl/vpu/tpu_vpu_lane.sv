@@ -106,18 +106,21 @@ module tpu_vpu_lane #(
 
   // ---------------------------------------------------------------------------
   // Output stage (combinational from s3_q): RoundingDivideByPOT, + zp_out
-  // without overflow, clamp.
+  // without overflow, clamp.  RDBPOT adds 1 when the remainder exceeds
+  // 2^(e-1) - 1 (x >= 0) or 2^(e-1) (x < 0): that is bit e-1 set and, for
+  // negative x, any bit below it set (round half away from zero).
   logic [4:0]         right;
-  logic [31:0]        mask, rem, thresh, rdb;
+  logic [31:0]        below, sra;
+  logic               half, rnd;
   logic signed [32:0] y;
   logic [7:0]         y8;
   always_comb begin
-    right  = right_of(shift3_i);
-    mask   = ~(32'hffff_ffff << right);
-    rem    = s3_q & mask;
-    thresh = (mask >> 1) + {31'd0, s3_q[31]};
-    rdb    = 32'($signed(s3_q) >>> right) + {31'd0, rem > thresh};
-    y      = $signed({rdb[31], rdb}) + $signed({{25{zp_i[7]}}, zp_i});
+    right = right_of(shift3_i);
+    below = ~(32'hffff_ffff << right) >> 1;           // bits below e-1
+    half  = (right != 5'd0) && s3_q[right - 5'd1];
+    rnd   = half && (!s3_q[31] || ((s3_q & below) != 32'd0));
+    sra   = 32'($signed(s3_q) >>> right);
+    y     = $signed({sra[31], sra}) + $signed({{25{zp_i[7]}}, zp_i}) + $signed({32'd0, rnd});
     if (y < $signed({{25{lo_i[7]}}, lo_i}))      y8 = lo_i;
     else if (y > $signed({{25{hi_i[7]}}, hi_i})) y8 = hi_i;
     else                                         y8 = y[7:0];

@@ -31,6 +31,7 @@ typedef struct {
     /* stall probabilities in percent for the current test */
     int in_gap_pct, out_stall_pct;
     uint64_t rows_in, results, busy_cycles;
+    long latency;          /* cycles from the last row of window 0 in to its result out */
 } vpu_t;
 
 /* One ACTIVATE as the vector unit sees it. */
@@ -137,6 +138,7 @@ static void run_insn(vpu_t *u, const insn_t *in, const char *what)
     int o_in = 0, j_in = 0, o_out = 0;
     int offering = 0;
     long idle = 0;
+    uint64_t w0_done = 0;
     while (o_out < in->nout) {
         /* Input: once offered, a row stays until taken. */
         if (!offering && o_in < in->nout && !tb_chance(tb, (unsigned)u->in_gap_pct, 100)) {
@@ -156,8 +158,11 @@ static void run_insn(vpu_t *u, const insn_t *in, const char *what)
         tb_fall(tb);
         int in_fire = offering && tb_get(u->s_ready);
         int out_fire = ready && tb_get(u->m_valid);
-        if (out_fire)
+        if (out_fire) {
+            if (o_out == 0)
+                u->latency = (long)(tb->cycle - w0_done);
             compare(u, in, o_out++, what);
+        }
         tb_check(tb, tb_get(u->busy) || !offering || in_fire,
                  "%s: busy_o low with a row offered and not taken", what);
         if (o_in > o_out || j_in > 0)
@@ -169,6 +174,8 @@ static void run_insn(vpu_t *u, const insn_t *in, const char *what)
             u->rows_in++;
             offering = 0;
             if (++j_in == in->nwin[o_in]) {
+                if (o_in == 0)
+                    w0_done = tb->cycle;
                 j_in = 0;
                 o_in++;
             }
@@ -501,8 +508,8 @@ static void test_handshake(vpu_t *u)
     run_insn(u, &in, "handshake");
     uint64_t cycles = tb->cycle - c0;
     insn_free(&in);
-    tb_end(tb, "handshake", "%d instructions; 256 rows at full rate in %llu cycles", insns + 1,
-           (unsigned long long)cycles);
+    tb_end(tb, "handshake", "%d instructions; 256 rows at full rate in %llu cycles, latency %ld",
+           insns + 1, (unsigned long long)cycles, u->latency);
 }
 
 /* Long random run: random configuration per instruction, random stalls. */
