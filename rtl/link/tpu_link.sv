@@ -323,7 +323,24 @@ module tpu_link #(
   /* verilator lint_off UNUSEDSIGNAL */
   wire [16:0] x_nb17 = (x_sum + 17'd31) >> 5;
   /* verilator lint_on UNUSEDSIGNAL */
-  wire [BeatW-1:0] x_nb = x_nb17[BeatW-1:0];   // at most BufSize/32 beats
+  // Registered: the request registers are final at least four cycles (the CRC bytes) before
+  // the engine decodes the request, and the 34-bit sum is the longest path of the block.
+  logic             xr_bad_q, xr_rlen_bad_q;
+  logic [BeatW-1:0] xr_nb_q;
+  logic [4:0]       xr_sum_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      xr_bad_q <= 1'b0;
+      xr_rlen_bad_q <= 1'b0;
+      xr_nb_q <= '0;
+      xr_sum_q <= '0;
+    end else begin
+      xr_bad_q <= x_end > MemBytes;
+      xr_rlen_bad_q <= r_rlen == 32'd0 || r_rlen > MaxPayload;
+      xr_nb_q <= x_nb17[BeatW-1:0];   // at most BufSize/32 beats
+      xr_sum_q <= x_sum[4:0];
+    end
+  end
   wire [7:0]  t = req_type_q;
 
   // burst length: up to the next MaxBurst-aligned beat (never crosses 4 KB), at most the rest
@@ -450,25 +467,25 @@ module tpu_link #(
           end else if (t == tpu_isa_pkg::PktMemWrite) begin
             if (req_len_q < 16'd5) begin
               respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
-            end else if (x_end > MemBytes) begin
+            end else if (xr_bad_q) begin
               respond_err(tpu_isa_pkg::StatusBadAddress, r_addr);
             end else begin
-              x_e_d = x_sum[4:0] - 5'd1;
-              ax_left_d = x_nb;
-              f_left_d = x_nb;
-              w_left_d = x_nb;
+              x_e_d = xr_sum_q - 5'd1;
+              ax_left_d = xr_nb_q;
+              f_left_d = xr_nb_q;
+              w_left_d = xr_nb_q;
               est_d = EWrite;
             end
           end else if (t == tpu_isa_pkg::PktMemRead) begin
             if (req_len_q != 16'd8) begin
               respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
-            end else if (r_rlen == 32'd0 || r_rlen > MaxPayload) begin
+            end else if (xr_rlen_bad_q) begin
               respond_err(tpu_isa_pkg::StatusBadLength, r_rlen);
-            end else if (x_end > MemBytes) begin
+            end else if (xr_bad_q) begin
               respond_err(tpu_isa_pkg::StatusBadAddress, r_addr);
             end else begin
-              ax_left_d = x_nb;
-              r_left_d = x_nb;
+              ax_left_d = xr_nb_q;
+              r_left_d = xr_nb_q;
               est_d = ERead;
             end
           end else if (t == 8'd0 || t == tpu_isa_pkg::PktNak || t[7]) begin
