@@ -15,10 +15,18 @@ HOST_TEST_EXTRA_ops := tests/host/progcheck.c
 $(HOST_BUILD)/test_ops $(HOST_BUILD)/san/test_ops: tests/host/progcheck.c tests/host/progcheck.h
 $(HOST_BUILD)/test_link $(HOST_BUILD)/san/test_link: tests/host/fakedev.c tests/host/fakedev.h
 
-# Sanitizer builds compile the library sources into the program.
-$(HOST_BUILD)/san/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_SRCS) $(HOST_HDRS)
+# Sanitizer builds: the library compiled once with ASan + UBSan, the tests against it.
+HOST_SAN_OBJS := $(patsubst host/src/%.c,$(HOST_BUILD)/san/obj/%.o,$(HOST_SRCS))
+HOST_SAN_LIB := $(HOST_BUILD)/san/libpicotpu.a
+$(HOST_BUILD)/san/obj/%.o: host/src/%.c $(HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_TEST_CFLAGS) -DPTPU_SIM_DIR='"$(abspath build/sim)"' -O1 $(HOST_SAN_FLAGS) $< $(HOST_TEST_EXTRA_$*) $(HOST_SRCS) -o $@ $(HOST_LDLIBS)
+	$(HOST_CC) $(HOST_CFLAGS) -DPTPU_SIM_DIR='"$(abspath build/sim)"' -O1 $(HOST_SAN_FLAGS) -c $< -o $@
+$(HOST_SAN_LIB): $(HOST_SAN_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(HOST_BUILD)/san/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_SAN_LIB)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_TEST_CFLAGS) -O1 $(HOST_SAN_FLAGS) $< $(HOST_TEST_EXTRA_$*) -o $@ $(HOST_SAN_LIB) $(HOST_LDLIBS)
 
 # A stand-in simulation library (tests/host/fakesim.c): the sim backend's path without the SoC.
 HOST_FAKESIM := $(HOST_BUILD)/fakesim/libpicotpu_sim.so
