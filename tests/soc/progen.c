@@ -149,6 +149,16 @@ static void rand_desc(struct gen *g, uint32_t R, uint32_t len_el, uint32_t out_e
         d->bound1 = d->count1 + (uint32_t)rr(g, 0, 4000 - (int)d->count1);
         d->start1 = d->step1 >= 0 ? 0 : (int32_t)d->count1;
     }
+    if (chance(g, 3)) {   /* starts near -2048 and steps near 127: rows far outside */
+        d->step1 = rr(g, 100, 127);
+        d->start1 = -2048 + rr(g, 0, 200);
+        d->bound1 = (uint32_t)rr(g, 1, 300);
+    }
+    if (chance(g, 3)) {
+        d->step2 = -rr(g, 100, 128);
+        d->start2 = 2047 - rr(g, 0, 200);
+        d->bound2 = (uint32_t)rr(g, 1, 60);
+    }
 }
 
 /* Place d's inside rows in [base, base+len): returns -1 when they do not fit. */
@@ -232,7 +242,8 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j, int small)
     const int bf = g->o->bf16 && chance(g, 35);
     const int es = bf ? 2 : 1;
     int kt = small ? 1 : rr(g, 1, imin(3, (int)g->wb_slot_tiles));
-    int maxm = imin(MAX_M, imin((int)(g->ub_in_rows / (uint32_t)kt), (int)g->acc_slot_rows));
+    int maxm = imin(chance(g, 4) && !small ? 1000 : MAX_M,   /* sometimes long MATMULs */
+                    imin((int)(g->ub_in_rows / (uint32_t)kt), (int)g->acc_slot_rows));
     int M = chance(g, 20) ? rr(g, 1, 3) : rr(g, 1, maxm);
     const uint32_t ub_in = (uint32_t)slot * g->ub_in_rows;
     const uint32_t ub_out = (uint32_t)(2 * g->ub_in_rows) + (uint32_t)slot * g->ub_out_rows;
@@ -369,6 +380,10 @@ static int gen_job(struct gen *g, uint32_t jn, struct job *j, int small)
             uint64_t top = (uint64_t)(ac.count2 - 1) * ac.step2 + (uint64_t)(ac.count1 - 1) * ac.step1 +
                            (uint64_t)(ac.win2 - 1) * ac.wstep2 + (uint64_t)(ac.win1 - 1) * ac.wstep1;
             ok = top < (uint64_t)M && ac.count1 * ac.count2 <= room;
+            if (ok && ac.count1 == 1 && chance(g, 30))   /* unused steps: any value */
+                ac.step1 = (uint32_t)rr(g, 0, 65535);
+            if (ok && ac.count2 == 1 && chance(g, 30))
+                ac.step2 = (uint32_t)rr(g, 0, 65535);
         }
         if (!ok) {
             memset(&ac, 0, sizeof ac);
