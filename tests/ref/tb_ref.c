@@ -477,6 +477,14 @@ static int test_conv(struct ptpu_ref *r, const struct ptpu_ref_cfg *c)
     int KH = rr(1, 3), KW = rr(1, 3), s = rr(1, 2), d = rr(1, 2);
     int pt = rr(0, 2), pl = rr(0, 2), pb_ = rr(0, 2), pr = rr(0, 2);
     int OC = rr(1, n * (c->vp_rows / 3 < 2 ? 1 : 2));
+    /* packed: stride 1, no horizontal padding, a whole kernel row (KW*C <= N bytes) in one
+     * array row: one LOAD and one MATMUL per kernel row (isa.md) */
+    int packed = rr(0, 2) == 0 && KW <= n;
+    if (packed) {
+        s = d = 1;
+        pl = pr = 0;
+        C = rr(1, n / KW);
+    }
     int OH = (H + pt + pb_ - d * (KH - 1) - 1) / s + 1, OW = (Wd + pl + pr - d * (KW - 1) - 1) / s + 1;
     if (H + pt + pb_ - d * (KH - 1) - 1 < 0 || Wd + pl + pr - d * (KW - 1) - 1 < 0)
         return 0;   /* kernel larger than the padded input: no output */
@@ -533,7 +541,22 @@ static int test_conv(struct ptpu_ref *r, const struct ptpu_ref_cfg *c)
         for (int oy0 = 0; oy0 < OH; oy0 += rows_t) {
             int oh = OH - oy0 < rows_t ? OH - oy0 : rows_t;
             int first = 1;
-            for (int kh = 0; kh < KH; kh++)
+            for (int kh = 0; kh < KH && packed; kh++) {
+                struct pb_dma wd = pb_dma_rows(PTPU_BUF_WB, 0,
+                                               WT + (uint32_t)(kh * KW * C * OC + oc0),
+                                               (uint32_t)ocn, (uint32_t)n, (uint32_t)n, OC);
+                wd.bound1 = (uint32_t)(KW * C);
+                struct pb_dma ud = {
+                    .buf = PTPU_BUF_UB, .row = 0, .addr = IN, .len0 = (uint32_t)(KW * C),
+                    .out0 = (uint32_t)n, .pad = (uint32_t)(zp & 0xff), .count1 = (uint32_t)OW,
+                    .step1 = 1, .bound1 = (uint32_t)Wd, .stride1 = C, .count2 = (uint32_t)oh,
+                    .start2 = oy0 + kh - pt, .step2 = 1, .bound2 = (uint32_t)H, .stride2 = Wd * C };
+                kp_load(&k, &wd, 1, 0);
+                kp_load(&k, &ud, 0, 1);
+                kp_matmul(&k, 0, !first, 1, zp, 0, (uint32_t)(OW * oh), 0, 0);
+                first = 0;
+            }
+            for (int kh = 0; kh < KH && !packed; kh++)
                 for (int kw = 0; kw < KW; kw++)
                     for (int c0 = 0; c0 < C; c0 += n) {
                         int cc = C - c0 < n ? C - c0 : n;
@@ -570,8 +593,9 @@ static int test_conv(struct ptpu_ref *r, const struct ptpu_ref_cfg *c)
         get(r, OUT, got, (size_t)(OH * OW * OC));
         for (int i = 0; i < OH * OW * OC && !bad; i++)
             if (got[i] != ho[i])
-                bad = fail("conv %dx%dx%d k%dx%d s%d d%d pad %d,%d,%d,%d OC=%d: out[%d] = %d, "
-                           "want %d", H, Wd, C, KH, KW, s, d, pt, pl, pb_, pr, OC, i, got[i], ho[i]);
+                bad = fail("conv %dx%dx%d k%dx%d s%d d%d pad %d,%d,%d,%d OC=%d packed=%d: out[%d] "
+                           "= %d, want %d", H, Wd, C, KH, KW, s, d, pt, pl, pb_, pr, OC, packed, i,
+                           got[i], ho[i]);
     }
     if (bad)
         strncat(fail_msg, " (conv)", sizeof fail_msg - strlen(fail_msg) - 1);
