@@ -143,6 +143,11 @@ static void test_gemm_bf16(int iters)
         int M = hu_range(1, 3 * n + 2), N = hu_range(1, 2 * n + 3);
         int K = hu_range(0, 4) ? hu_range(1, 3 * n + 1) : 1;
         int relu = hu_range(0, 1), obf = hu_range(0, 1);
+        if (hu_range(0, 30) == 0) {   /* more column tiles than VP rows: several passes */
+            M = hu_range(1, 3);
+            K = hu_range(1, n);
+            N = hu_range(info.vp_rows * n - n, (info.vp_rows + 3) * n);
+        }
         uint16_t *A = malloc(2 * (size_t)M * K), *B = malloc(2 * (size_t)K * N);
         uint32_t *bias = malloc(4 * (size_t)N);
         uint32_t *C = malloc(4 * (size_t)M * N), *R = malloc(4 * (size_t)M * N);
@@ -270,6 +275,18 @@ static void test_conv(int iters, int depthwise)
     while (done < iters) {
         int H = edge(1, 12), W = edge(1, 12), C = hu_range(0, 3) ? hu_range(1, 2 * n + 3) : 1;
         int cout = depthwise ? C : hu_range(1, 2 * n + 3);
+        if (hu_range(0, 9) == 0) {   /* several pixel tiles */
+            H = hu_range(20, 40);
+            W = hu_range(20, 40);
+        } else if (hu_range(0, 24) == 0) {
+            /* more output-channel tiles than the VP buffer holds: several passes */
+            H = hu_range(1, 3);
+            W = hu_range(1, 3);
+            C = hu_range(1, 5);
+            cout = hu_range(info.vp_rows / 3 * n - n, (info.vp_rows / 3 + 3) * n);
+            if (depthwise)
+                C = cout;
+        }
         struct ptpu_conv_params p;
         rand_conv_params(&p, 5);
         ptpu_model_builder *mb;
