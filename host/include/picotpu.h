@@ -24,6 +24,8 @@ extern "C" {
 /* API version: major << 16 | minor. */
 #define PTPU_API_VERSION 0x00010000
 #define PTPU_API_VERSION_MAJOR(v) ((v) >> 16)
+/* The library's PTPU_API_VERSION (check it against the header's: same major). */
+int ptpu_api_version(void);
 
 enum ptpu_error {
 #define PTPU_X_(name, value, desc) PTPU_ERR_##name = value,

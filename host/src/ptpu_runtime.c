@@ -12,6 +12,11 @@
 #include "ptpu_kernels.h"
 #include "ptpu_runtime.h"
 
+int ptpu_api_version(void)
+{
+    return PTPU_API_VERSION;
+}
+
 /* ---- errors ---- */
 
 const char *ptpu_error_name(int code)

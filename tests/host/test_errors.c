@@ -53,6 +53,9 @@ int main(int argc, char **argv)
     checks++;
     if (strcmp(ptpu_error_name(-99), "UNKNOWN"))
         failures++;
+    checks++;
+    if (PTPU_API_VERSION_MAJOR(ptpu_api_version()) != PTPU_API_VERSION_MAJOR(PTPU_API_VERSION))
+        failures++;
     EXPECT(ptpu_open("ref", &dev), PTPU_ERR_OK, "open ref");
     EXPECT(ptpu_open("ref:config=icebreaker", &ib), PTPU_ERR_OK, "open ref icebreaker");
 
