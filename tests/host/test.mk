@@ -3,10 +3,10 @@
 include host/host.mk
 
 HOST_TEST_CFLAGS := $(HOST_CFLAGS) -Itests/host
-HOST_TESTS := test_ops test_model test_errors test_link
+HOST_TESTS := test_ops test_model test_errors test_link test_bignet
 HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))
 HOST_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-HOST_SAN_BINS := $(addprefix $(HOST_BUILD)/san/,$(HOST_TESTS))
+HOST_SAN_BINS := $(addprefix $(HOST_BUILD)/san/,$(filter-out test_bignet,$(HOST_TESTS)))
 
 $(HOST_BUILD)/test_%: tests/host/test_%.c tests/host/hostutil.h $(HOST_LIB)
 	$(HOST_CC) $(HOST_TEST_CFLAGS) $< $(HOST_TEST_EXTRA_$*) -o $@ $(HOST_LIB) $(HOST_LDLIBS)
@@ -38,7 +38,7 @@ $(HOST_FAKESIM): tests/host/fakesim.c tests/host/fakedev.c tests/host/fakedev.h 
 
 TB_PROGS += $(HOST_FAKESIM) $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(HOST_SO) $(HOST_PC) $(HOST_CLI) $(HOST_EXAMPLE)
 HOST_RUN_TESTS := test-host-ops test-host-ops-ib test-host-model test-host-errors test-host-link \
-                  test-host-ops-fakesim \
+                  test-host-ops-fakesim test-host-bignet \
                   test-host-ops-san test-host-model-san test-host-errors-san test-host-link-san
 .PHONY: $(HOST_RUN_TESTS)
 TEST_TARGETS += $(HOST_RUN_TESTS)
@@ -65,3 +65,6 @@ test-host-link-san: $(HOST_BUILD)/san/test_link
 # the sim backend over the stand-in library (the link protocol, the backdoor off and on)
 test-host-ops-fakesim: $(HOST_BUILD)/test_ops $(HOST_FAKESIM)
 	@$(call run_test,host_ops_fakesim,env PTPU_SIM_LIB=$(HOST_FAKESIM) $< --device sim:backdoor=0 --iters 150 $(HOST_SEED))
+# a ResNet-50-shaped network on ref (the sanitizer build of it is not run: too slow)
+test-host-bignet: $(HOST_BUILD)/test_bignet
+	@$(call run_test,host_bignet,$< $(HOST_SEED))
