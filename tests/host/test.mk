@@ -68,3 +68,8 @@ test-host-ops-fakesim: $(HOST_BUILD)/test_ops $(HOST_FAKESIM)
 # a ResNet-50-shaped network on ref (the sanitizer build of it is not run: too slow)
 test-host-bignet: $(HOST_BUILD)/test_bignet
 	@$(call run_test,host_bignet,$< $(HOST_SEED))
+# On the RTL (build/sim/sim16/libpicotpu_sim.so from `make sim`): not in `make test` until
+# the SoC runs programs; then hundreds of random operations and the big network.
+.PHONY: check-host-sim
+check-host-sim: $(HOST_BUILD)/test_ops $(HOST_BUILD)/test_bignet
+	@$(call run_test,host_ops_sim,$(HOST_BUILD)/test_ops --device sim --iters 100 $(HOST_SEED))
