@@ -174,10 +174,11 @@ module tpu_core #(
   // Decode keeps every counter within 0..65535 in program order; the queues may run
   // up to QueueDepth pops behind, hence one guard bit.
   logic [4*17-1:0] tok_q, tok_d;
-  logic [3:0]      tok_push, tok_pop, tok_avail;
+  logic [3:0]      tok_pop, tok_avail;
+  logic [4*17-1:0] tok_push;          // tokens given this cycle, per counter
   always_comb begin
     for (int c = 0; c < 4; c++) begin
-      tok_d[c*17 +: 17] = tok_q[c*17 +: 17] + 17'(tok_push[c]) - 17'(tok_pop[c]);
+      tok_d[c*17 +: 17] = tok_q[c*17 +: 17] + tok_push[c*17 +: 17] - 17'(tok_pop[c]);
       tok_avail[c]      = tok_q[c*17 +: 17] != '0;
     end
   end
@@ -352,7 +353,10 @@ module tpu_core #(
 
   // ---------------------------------------------------------------------------
   // Engines.
-  logic        ld_done, st_done, cq_done, ld_idle, st_idle, cq_idle;
+  logic        ld_done, st_done, ld_idle, st_idle, cq_idle, ld_tok_push, st_tok_push;
+  logic [1:0]  cq_done;
+  assign tok_push[0 +: 17]  = 17'(ld_tok_push);
+  assign tok_push[51 +: 17] = 17'(st_tok_push);
   logic [31:0] ld_bytes, st_bytes;
   logic        ld_fault, st_fault;
   logic [3:0]  ld_fcode, st_fcode;
@@ -371,7 +375,7 @@ module tpu_core #(
     .skip_all_i     (abort_q),
     .tok_avail_i    (tok_avail[1]),
     .tok_pop_o      (tok_pop[1]),
-    .tok_push_o     (tok_push[0]),
+    .tok_push_o     (ld_tok_push),
     .desc_valid_o   (rd_desc_valid),
     .desc_ready_i   (rd_desc_ready),
     .desc_addr_o    (rd_addr),
@@ -423,7 +427,7 @@ module tpu_core #(
     .skip_all_i     (abort_q),
     .tok_avail_i    (tok_avail[2]),
     .tok_pop_o      (tok_pop[2]),
-    .tok_push_o     (tok_push[3]),
+    .tok_push_o     (st_tok_push),
     .desc_valid_o   (wr_desc_valid),
     .desc_ready_i   (wr_desc_ready),
     .desc_addr_o    (wr_addr),
@@ -480,8 +484,8 @@ module tpu_core #(
     .s2c_avail_i    (tok_avail[3]),
     .l2c_pop_o      (tok_pop[0]),
     .s2c_pop_o      (tok_pop[3]),
-    .c2l_push_o     (tok_push[1]),
-    .c2s_push_o     (tok_push[2]),
+    .c2l_push_o     (tok_push[17 +: 17]),
+    .c2s_push_o     (tok_push[34 +: 17]),
     .ub_raddr_o     (mm_raddr),
     .ub_rdata_i     (mm_rdata),
     .ub_we_o        (act_we),
@@ -675,7 +679,7 @@ module tpu_core #(
     inc[tpu_isa_pkg::CntComputeWaitWeights*32 +: 32] = 32'(cq_wait_w);
     inc[tpu_isa_pkg::CntFetchWaitMem*32 +: 32]    = 32'(f_wait_mem);
     inc[tpu_isa_pkg::CntComputeIdle*32 +: 32]     = 32'(cq_empty && cq_idle);
-    inc[tpu_isa_pkg::CntBytesRead*32 +: 32]       = ld_done ? ld_bytes : 32'd0;
+    inc[tpu_isa_pkg::CntBytesRead*32 +: 32]       = (ld_done || ld_fault) ? ld_bytes : 32'd0;
     inc[tpu_isa_pkg::CntBytesWritten*32 +: 32]    = st_done ? st_bytes : 32'd0;
   end
 

@@ -3,16 +3,18 @@
 // (ACC -> vector unit -> UB), with weight tiles loaded one MATMUL ahead.
 `default_nettype none
 
-// Two slots: `nx` holds the next instruction once it has started (tokens taken; for a
+// Three slots: `nx` holds the next instruction once it has started (tokens taken; for a
 // MATMUL with new_w its weight tile is streamed into the MXU's shadow weights from then
-// on), `cur` the one issuing rows.  A MATMUL issues one UB row per cycle; the cycle its
-// last row is accepted, the next instruction moves into `cur`, so back-to-back MATMULs
-// keep the MXU busy.  A MATMUL completes (tokens) 2N+3 cycles after its last row was
-// accepted, when its last result is in ACC (fixed MXU latency, a delay line).
-// An ACTIVATE reads its three VP rows, waits until the MXU is empty (every earlier result
-// is in ACC), reads ACC rows in window order into the vector unit and writes its outputs
-// to UB; the next instruction enters `cur` only after its last UB row is written, so a
-// MATMUL never reads a row that an earlier ACTIVATE is still writing.
+// on), `cur` the MATMUL issuing rows, `act` the ACTIVATE running.  A MATMUL issues one UB
+// row per cycle; the cycle its last row is accepted, the next MATMUL moves into `cur`, so
+// back-to-back MATMULs keep the MXU busy.  A MATMUL completes (tokens) 2N+3 cycles after
+// its last row was accepted, when its last result is in ACC (fixed MXU latency, a delay
+// line).  An ACTIVATE reads its three VP rows, waits until every MATMUL before it has
+// completed (a count), reads ACC rows in window order into the vector unit and writes its
+// outputs to UB.  A MATMUL after it may run at the same time when it neither reads a UB
+// row the ACTIVATE writes nor writes an ACC row in the ACTIVATE's read range; otherwise it
+// waits until the ACTIVATE has written its last row.  Tokens leave in program order: the
+// tokens of such a MATMUL, when it completes before the ACTIVATE, wait for the ACTIVATE's.
 module tpu_core_compute #(
   parameter int unsigned N          = 16,    // array size
   parameter int unsigned EnableBf16 = 1,     // bf16 supported
@@ -36,8 +38,8 @@ module tpu_core_compute #(
   input  logic               s2c_avail_i,  // store->compute
   output logic               l2c_pop_o,
   output logic               s2c_pop_o,
-  output logic               c2l_push_o,
-  output logic               c2s_push_o,
+  output logic [16:0]        c2l_push_o,   // tokens given this cycle
+  output logic [16:0]        c2s_push_o,
   // UB: MATMUL read port, ACTIVATE write port
   output logic [15:0]        ub_raddr_o,
   input  logic [UbBits-1:0]  ub_rdata_i,
@@ -50,7 +52,7 @@ module tpu_core_compute #(
   output logic [15:0]        vp_raddr_o,
   input  logic [N*32-1:0]    vp_rdata_i,
   // Counters
-  output logic               done_o,
+  output logic [1:0]         done_o,       // instructions completed this cycle
   output logic               mxu_row_o,
   output logic               wait_token_o,
   output logic               wait_weights_o,
@@ -67,10 +69,8 @@ module tpu_core_compute #(
 
   // ---------------------------------------------------------------------------
   // Slots.
-  logic         nx_valid_q, cur_valid_q;
-  logic [255:0] nx_q, cur_q;
-  logic         cur_mm;
-  assign cur_mm = cur_q[3:0] == tpu_isa_pkg::OpMatmul;
+  logic         nx_valid_q, cur_valid_q, act_valid_q;
+  logic [255:0] nx_q, cur_q, act_q;
 
   logic skip, h_mm, h_new_w, h_pp, h_pn, tok_ok, wl_busy_q;
   assign skip    = skip_all_i || (skip_i && hpc > skip_pc_i);
@@ -80,11 +80,13 @@ module tpu_core_compute #(
   assign h_pn    = in[tpu_isa_pkg::CommonPopNextLsb];
   assign tok_ok  = (!h_pp || l2c_avail_i) && (!h_pn || s2c_avail_i);
 
-  logic cur_done, nx_to_cur, head_to_nx, nx_free, vpu_busy, mxu_busy;
-  logic nx_mm;
+  logic cur_done, nx_to_cur, nx_to_act, head_to_nx, nx_free, vpu_busy, mxu_busy;
+  logic nx_mm, hazard;
   assign nx_mm     = nx_q[3:0] == tpu_isa_pkg::OpMatmul;
-  assign nx_to_cur = nx_valid_q && (!cur_valid_q || cur_done) && (nx_mm || !vpu_busy);
-  assign nx_free   = !nx_valid_q || nx_to_cur;
+  assign nx_to_cur = nx_valid_q && nx_mm && (!cur_valid_q || cur_done) &&
+                     !(act_valid_q && hazard);
+  assign nx_to_act = nx_valid_q && !nx_mm && !act_valid_q && !vpu_busy;
+  assign nx_free   = !nx_valid_q || nx_to_cur || nx_to_act;
   assign head_to_nx = q_valid_i && !skip && nx_free && tok_ok && !(h_new_w && wl_busy_q);
   assign q_pop_o   = q_valid_i && (skip || head_to_nx);
   assign l2c_pop_o = head_to_nx && h_pp;
@@ -154,7 +156,7 @@ module tpu_core_compute #(
   assign m_arow  = cur_q[tpu_isa_pkg::MatmulArowLsb +: 16];
 
   logic a_valid, a_ready, a_fire, a_first, mm_last;
-  assign a_valid    = cur_valid_q && cur_mm;
+  assign a_valid    = cur_valid_q;
   assign a_first    = m_new_w && i_q == '0;
   assign a_fire     = a_valid && a_ready;
   assign mm_last    = i_q == m_rows - 16'd1;
@@ -162,16 +164,23 @@ module tpu_core_compute #(
   assign wait_weights_o = a_valid && a_first && !a_ready;
 
   // Completion of MATMULs: {push_prev, push_next} travel with the last row.
-  logic [Dl-1:0] dl_v_q, dl_pp_q, dl_pn_q;
+  // A MATMUL that entered `cur` while an ACTIVATE ran is tagged with that ACTIVATE's
+  // parity (cur_tag_q): its tokens wait while that ACTIVATE still runs.
+  logic [Dl-1:0] dl_v_q, dl_pp_q, dl_pn_q, dl_t_q, dl_p_q;
+  logic          cur_tag_q, cur_par_q, act_par_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       dl_v_q  <= '0;
       dl_pp_q <= '0;
       dl_pn_q <= '0;
+      dl_t_q  <= '0;
+      dl_p_q  <= '0;
     end else begin
       dl_v_q  <= {dl_v_q[Dl-2:0], a_fire && mm_last};
       dl_pp_q <= {dl_pp_q[Dl-2:0], cur_q[tpu_isa_pkg::CommonPushPrevLsb]};
       dl_pn_q <= {dl_pn_q[Dl-2:0], cur_q[tpu_isa_pkg::CommonPushNextLsb]};
+      dl_t_q  <= {dl_t_q[Dl-2:0], cur_tag_q};
+      dl_p_q  <= {dl_p_q[Dl-2:0], cur_par_q};
     end
   end
 
@@ -185,19 +194,19 @@ module tpu_core_compute #(
   logic [11:0] f_count1, f_count2;
   logic [3:0]  f_win1, f_win2;
   logic        f_fp32;
-  assign f_out    = cur_q[tpu_isa_pkg::ActivateOutLsb +: 2];
-  assign f_pool   = cur_q[tpu_isa_pkg::ActivatePoolLsb +: 2];
-  assign f_arow   = cur_q[tpu_isa_pkg::ActivateArowLsb +: 16];
-  assign f_urow   = cur_q[tpu_isa_pkg::ActivateUrowLsb +: 16];
-  assign f_vrow   = cur_q[tpu_isa_pkg::ActivateVrowLsb +: 16];
-  assign f_count1 = cur_q[tpu_isa_pkg::ActivateCount1Lsb +: 12];
-  assign f_count2 = cur_q[tpu_isa_pkg::ActivateCount2Lsb +: 12];
-  assign f_win1   = cur_q[tpu_isa_pkg::ActivateWin1Lsb +: 4];
-  assign f_win2   = cur_q[tpu_isa_pkg::ActivateWin2Lsb +: 4];
-  assign f_step1  = cur_q[tpu_isa_pkg::ActivateStep1Lsb +: 16];
-  assign f_step2  = cur_q[tpu_isa_pkg::ActivateStep2Lsb +: 16];
-  assign f_wstep1 = cur_q[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
-  assign f_wstep2 = cur_q[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
+  assign f_out    = act_q[tpu_isa_pkg::ActivateOutLsb +: 2];
+  assign f_pool   = act_q[tpu_isa_pkg::ActivatePoolLsb +: 2];
+  assign f_arow   = act_q[tpu_isa_pkg::ActivateArowLsb +: 16];
+  assign f_urow   = act_q[tpu_isa_pkg::ActivateUrowLsb +: 16];
+  assign f_vrow   = act_q[tpu_isa_pkg::ActivateVrowLsb +: 16];
+  assign f_count1 = act_q[tpu_isa_pkg::ActivateCount1Lsb +: 12];
+  assign f_count2 = act_q[tpu_isa_pkg::ActivateCount2Lsb +: 12];
+  assign f_win1   = act_q[tpu_isa_pkg::ActivateWin1Lsb +: 4];
+  assign f_win2   = act_q[tpu_isa_pkg::ActivateWin2Lsb +: 4];
+  assign f_step1  = act_q[tpu_isa_pkg::ActivateStep1Lsb +: 16];
+  assign f_step2  = act_q[tpu_isa_pkg::ActivateStep2Lsb +: 16];
+  assign f_wstep1 = act_q[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
+  assign f_wstep2 = act_q[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
   assign f_fp32   = f_out == 2'(tpu_isa_pkg::OutFp32);
 
   logic [N*32-1:0] bias_q, m0_q, shift_q;
@@ -212,7 +221,7 @@ module tpu_core_compute #(
   logic        r_valid, r_ready, r_fire, r_dvalid;
   logic [N*32-1:0] r_data;
   logic        run;
-  assign run     = cur_valid_q && !cur_mm && ph_q == PRun;
+  assign run     = act_valid_q && ph_q == PRun;
   assign r_valid = run && !rd_done_q && cred_q < 3'd4;
   assign r_fire  = r_valid && r_ready;
 
@@ -247,7 +256,48 @@ module tpu_core_compute #(
 
   logic act_done;
   assign act_done = m_fire && o_q == total - 24'd1;
-  assign cur_done = (a_fire && mm_last) || act_done;
+  assign cur_done = a_fire && mm_last;
+
+  // MATMUL completions and the count an ACTIVATE waits for.
+  logic [15:0] mm_started_q, mm_done_q, act_after_q;
+  logic        mm_complete, earlier_done;
+  assign mm_complete  = dl_v_q[Dl-1];
+  assign earlier_done = $signed(mm_done_q - act_after_q) >= 0;
+
+  // The ranges of the running ACTIVATE: UB rows written [urow, uend), ACC rows read
+  // [arow, atop]; a MATMUL may overlap it only outside them.
+  logic [35:0] n_top;
+  logic [25:0] n_uend;
+  logic [35:0] act_top_q;
+  logic [25:0] act_uend_q;
+  logic [15:0] n_urow, n_arow, n_step1, n_step2, n_wstep1, n_wstep2;
+  logic [11:0] n_count1, n_count2;
+  logic [3:0]  n_win1, n_win2;
+  logic [23:0] n_outs;
+  assign n_arow   = nx_q[tpu_isa_pkg::ActivateArowLsb +: 16];
+  assign n_urow   = nx_q[tpu_isa_pkg::ActivateUrowLsb +: 16];
+  assign n_count1 = nx_q[tpu_isa_pkg::ActivateCount1Lsb +: 12];
+  assign n_count2 = nx_q[tpu_isa_pkg::ActivateCount2Lsb +: 12];
+  assign n_win1   = nx_q[tpu_isa_pkg::ActivateWin1Lsb +: 4];
+  assign n_win2   = nx_q[tpu_isa_pkg::ActivateWin2Lsb +: 4];
+  assign n_step1  = nx_q[tpu_isa_pkg::ActivateStep1Lsb +: 16];
+  assign n_step2  = nx_q[tpu_isa_pkg::ActivateStep2Lsb +: 16];
+  assign n_wstep1 = nx_q[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
+  assign n_wstep2 = nx_q[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
+  assign n_top  = 36'(n_arow) + (36'(n_count2) - 36'd1) * 36'(n_step2)
+                + (36'(n_count1) - 36'd1) * 36'(n_step1)
+                + (36'(n_win2) - 36'd1) * 36'(n_wstep2) + (36'(n_win1) - 36'd1) * 36'(n_wstep1);
+  assign n_outs = 24'(n_count1) * 24'(n_count2);
+  assign n_uend = 26'(n_urow) +
+                  ((nx_q[tpu_isa_pkg::ActivateOutLsb +: 2] == 2'(tpu_isa_pkg::OutFp32)) ?
+                   {1'b0, n_outs, 1'b0} : 26'(n_outs));
+
+  logic [15:0] h_urow, h_rows, h_arow;
+  assign h_urow = nx_q[tpu_isa_pkg::MatmulUrowLsb +: 16];
+  assign h_rows = nx_q[tpu_isa_pkg::MatmulRowsLsb +: 16];
+  assign h_arow = nx_q[tpu_isa_pkg::MatmulArowLsb +: 16];
+  assign hazard = (26'(h_urow) < act_uend_q && 17'(f_urow) < 17'(h_urow) + 17'(h_rows)) ||
+                  (36'(h_arow) <= act_top_q && 17'(f_arow) < 17'(h_arow) + 17'(h_rows));
 
   always_comb begin
     ph_d = ph_q;
@@ -255,17 +305,20 @@ module tpu_core_compute #(
       PBias:  ph_d = PM0;
       PM0:    ph_d = PShift;
       PShift: ph_d = PWait;
-      PWait:  if (!mxu_busy && dl_v_q == '0 && !a_valid) ph_d = PRun;
+      PWait:  if (earlier_done) ph_d = PRun;
       default: ;
     endcase
-    if (!cur_valid_q || cur_mm) ph_d = PBias;
-    if (nx_to_cur) ph_d = PBias;
+    if (!act_valid_q || act_done) ph_d = PBias;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       nx_valid_q  <= 1'b0;
       cur_valid_q <= 1'b0;
+      act_valid_q <= 1'b0;
+      act_par_q   <= 1'b0;
+      mm_started_q <= '0;
+      mm_done_q   <= '0;
       ph_q        <= PBias;
       i_q         <= '0;
       rd_pend_q   <= 1'b0;
@@ -276,14 +329,19 @@ module tpu_core_compute #(
     end else begin
       ph_q <= ph_d;
       if (head_to_nx)     nx_valid_q <= 1'b1;
-      else if (nx_to_cur) nx_valid_q <= 1'b0;
+      else if (nx_to_cur || nx_to_act) nx_valid_q <= 1'b0;
       if (nx_to_cur)      cur_valid_q <= 1'b1;
       else if (cur_done)  cur_valid_q <= 1'b0;
+      if (nx_to_act)      act_valid_q <= 1'b1;
+      else if (act_done)  act_valid_q <= 1'b0;
+      mm_started_q <= mm_started_q + 16'(nx_to_cur);
+      if (nx_to_act) act_par_q <= !act_par_q;
+      mm_done_q    <= mm_done_q + 16'(mm_complete);
       if (nx_to_cur)   i_q <= '0;
       else if (a_fire) i_q <= i_q + 1'b1;
       rd_pend_q <= r_fire;
       cred_q    <= cred_q + 3'(r_fire) - 3'(s_fire);
-      if (nx_to_cur) begin
+      if (nx_to_act) begin
         rd_done_q <= 1'b0;
         o_q       <= '0;
         half_q    <= 1'b0;
@@ -301,7 +359,17 @@ module tpu_core_compute #(
 
   always_ff @(posedge clk_i) begin
     if (head_to_nx) nx_q <= in;
-    if (nx_to_cur)  cur_q <= nx_q;
+    if (nx_to_cur) begin
+      cur_q     <= nx_q;
+      cur_tag_q <= act_valid_q;
+      cur_par_q <= act_par_q;
+    end
+    if (nx_to_act) begin
+      act_q       <= nx_q;
+      act_after_q <= mm_started_q;
+      act_top_q   <= n_top;
+      act_uend_q  <= n_uend;
+    end
     if (ph_q == PBias)  bias_q  <= vp_rdata_i;
     if (ph_q == PM0)    m0_q    <= vp_rdata_i;
     if (ph_q == PShift) shift_q <= vp_rdata_i;
@@ -386,11 +454,11 @@ module tpu_core_compute #(
     .rst_ni         (rst_ni),
     .cfg_out_i      (f_out),
     .cfg_pool_i     (f_pool),
-    .cfg_relu_i     (cur_q[tpu_isa_pkg::ActivateReluLsb]),
-    .cfg_relu6_i    (cur_q[tpu_isa_pkg::ActivateRelu6Lsb]),
-    .cfg_zp_out_i   (cur_q[tpu_isa_pkg::ActivateZpOutLsb +: 8]),
-    .cfg_clamp_lo_i (cur_q[tpu_isa_pkg::ActivateClampLoLsb +: 8]),
-    .cfg_clamp_hi_i (cur_q[tpu_isa_pkg::ActivateClampHiLsb +: 8]),
+    .cfg_relu_i     (act_q[tpu_isa_pkg::ActivateReluLsb]),
+    .cfg_relu6_i    (act_q[tpu_isa_pkg::ActivateRelu6Lsb]),
+    .cfg_zp_out_i   (act_q[tpu_isa_pkg::ActivateZpOutLsb +: 8]),
+    .cfg_clamp_lo_i (act_q[tpu_isa_pkg::ActivateClampLoLsb +: 8]),
+    .cfg_clamp_hi_i (act_q[tpu_isa_pkg::ActivateClampHiLsb +: 8]),
     .bias_i         (bias_q),
     .m0_i           (m0_q),
     .shift_i        (shift_q),
@@ -406,19 +474,38 @@ module tpu_core_compute #(
   );
 
   // Completion.
-  assign done_o     = dl_v_q[Dl-1] || act_done;
-  assign c2l_push_o = (dl_v_q[Dl-1] && dl_pp_q[Dl-1]) ||
-                      (act_done && cur_q[tpu_isa_pkg::CommonPushPrevLsb]);
-  assign c2s_push_o = (dl_v_q[Dl-1] && dl_pn_q[Dl-1]) ||
-                      (act_done && cur_q[tpu_isa_pkg::CommonPushNextLsb]);
-  assign idle_o     = !nx_valid_q && !cur_valid_q && dl_v_q == '0 && !mxu_busy && !vpu_busy &&
+  // Tokens of MATMULs younger than the running ACTIVATE wait for it (in order).
+  logic       defer;
+  logic [15:0] def_pp_q, def_pn_q;   // decode bounds tokens to 65535
+  assign defer = mm_complete && dl_t_q[Dl-1] && act_valid_q && !act_done &&
+                 dl_p_q[Dl-1] == act_par_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      def_pp_q <= '0;
+      def_pn_q <= '0;
+    end else if (act_done) begin
+      def_pp_q <= '0;
+      def_pn_q <= '0;
+    end else if (defer) begin
+      def_pp_q <= def_pp_q + 16'(dl_pp_q[Dl-1]);
+      def_pn_q <= def_pn_q + 16'(dl_pn_q[Dl-1]);
+    end
+  end
+
+  assign done_o     = 2'(mm_complete) + 2'(act_done);
+  assign c2l_push_o = 17'(mm_complete && !defer && dl_pp_q[Dl-1]) +
+                      (act_done ? 17'(act_q[tpu_isa_pkg::CommonPushPrevLsb]) + 17'(def_pp_q) : 17'd0);
+  assign c2s_push_o = 17'(mm_complete && !defer && dl_pn_q[Dl-1]) +
+                      (act_done ? 17'(act_q[tpu_isa_pkg::CommonPushNextLsb]) + 17'(def_pn_q) : 17'd0);
+  assign idle_o     = !nx_valid_q && !cur_valid_q && !act_valid_q && dl_v_q == '0 && !mxu_busy &&
+                      !vpu_busy &&
                       !wl_busy_q;
 
   // Assertions
 `ifndef SYNTHESIS
-  a_one_completion: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(dl_v_q[Dl-1] && act_done))
-    else $error("tpu_core_compute: MATMUL and ACTIVATE completed in the same cycle");
+  a_acc_order: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(run && !earlier_done))
+    else $error("tpu_core_compute: ACTIVATE reads ACC before an earlier MATMUL completed");
   a_acc_fifo: assert property (@(posedge clk_i) disable iff (!rst_ni)
       !(r_dvalid && rd_pend_q && af_full))
     else $error("tpu_core_compute: ACC row FIFO overflow");

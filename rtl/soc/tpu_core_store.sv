@@ -2,13 +2,15 @@
 // tpu_core_store: the store engine: STORE instructions -> DMA write descriptor + UB rows.
 `default_nettype none
 
-// One STORE at a time: take the token, send the descriptor and, at the same time, stream
-// UB rows row .. row+count1*count2-1 (last on the final one), then take the write status
-// (it follows the last B response).  The token (push_prev) is given after an OK status;
-// a failed status is a dynamic fault at the STORE's pc.
+// A STORE takes its token, sends the descriptor and, at the same time, streams UB rows
+// row .. row+count1*count2-1 (last on the final one); it then waits in a small FIFO for
+// its write status (which follows its last B response) while the next STORE streams.
+// The token (push_prev) is given after an OK status; a failed status is a dynamic fault
+// at the STORE's pc.
 module tpu_core_store #(
   parameter int unsigned UbBits   = 128,  // bits of a UB row (N*EW*8)
   parameter int unsigned RowBytes = 64,   // DMA row bytes
+  parameter int unsigned Inflight = 4,    // STOREs streamed and waiting for their status
   localparam int unsigned StsWidth = tpu_dma_pkg::StsWidth
 ) (
   input  logic                  clk_i,
@@ -66,21 +68,19 @@ module tpu_core_store #(
 
   localparam int unsigned RB = RowBytes * 8;
 
-  localparam logic [1:0] Idle = 2'd0, Run = 2'd1, Sts = 2'd2;
-  logic [1:0] state_q, state_d;
-
   logic [255:0] in;
   logic [31:0]  hpc;
   assign in  = q_data_i[255:0];
   assign hpc = q_data_i[287:256];
 
+  logic         run_q;
   logic [255:0] insn_q;
   logic [31:0]  pc_q;
-  logic         desc_sent_q, desc_sent_d, rows_sent_q, rows_sent_d;
-  logic [23:0]  idx_q, idx_d, total;
-  logic [11:0]  i1_q, i1_d;
-  logic signed [31:0] c1_q, c1_d, c2_q, c2_d;
-  logic [31:0]  bytes_q, bytes_d;
+  logic         desc_sent_q, rows_sent_q;
+  logic [23:0]  idx_q, total;
+  logic [11:0]  i1_q;
+  logic signed [31:0] c1_q, c2_q;
+  logic [31:0]  bytes_q;
 
   logic [11:0] f_count1, f_count2, f_bound1, f_bound2, f_len0;
   logic signed [11:0] f_start1, f_start2;
@@ -110,118 +110,106 @@ module tpu_core_store #(
   assign desc_step2_o   = 16'(f_step2);
   assign desc_bound2_o  = 16'(f_bound2);
   assign desc_stride2_o = insn_q[tpu_isa_pkg::DmaStride2Lsb +: 32];
-  assign desc_valid_o   = state_q == Run && !desc_sent_q;
+  assign desc_valid_o   = run_q && !desc_sent_q;
 
-  logic skip, need_tok, row_fire, in_bounds;
-  assign skip     = skip_all_i || (skip_i && hpc > skip_pc_i);
-  assign need_tok = in[tpu_isa_pkg::CommonPopPrevLsb];
-  assign in_bounds   = c1_q >= 0 && c1_q < $signed({20'b0, f_bound1}) &&
-                    c2_q >= 0 && c2_q < $signed({20'b0, f_bound2});
+  // The STOREs waiting for their status: {pc, push_prev, bytes}.
+  logic        w_push, w_full, w_empty, w_pop, w_tok;
+  logic [31:0] w_pc, w_bytes;
+
+  logic skip, need_tok, row_fire, in_bounds, start, desc_fire, finish;
+  assign skip      = skip_all_i || (skip_i && hpc > skip_pc_i);
+  assign need_tok  = in[tpu_isa_pkg::CommonPopPrevLsb];
+  assign start     = q_valid_i && !skip && !run_q && (!need_tok || tok_avail_i);
+  assign q_pop_o   = q_valid_i && (skip || start);
+  assign tok_pop_o = start && need_tok;
+  assign wait_token_o = q_valid_i && !skip && !run_q && need_tok && !tok_avail_i;
+  assign in_bounds = c1_q >= 0 && c1_q < $signed({20'b0, f_bound1}) &&
+                     c2_q >= 0 && c2_q < $signed({20'b0, f_bound2});
 
   assign ub_raddr_o  = insn_q[tpu_isa_pkg::DmaRowLsb +: 16] + idx_q[15:0];
-  assign row_valid_o = state_q == Run && !rows_sent_q;
+  assign row_valid_o = run_q && !rows_sent_q;
   assign row_data_o  = RB'(ub_rdata_i);
   assign row_last_o  = idx_q == total - 24'd1;
   assign row_fire    = row_valid_o && row_ready_i;
-  assign sts_ready_o = state_q == Sts;
+  assign desc_fire   = desc_valid_o && desc_ready_i;
+  // Streaming is over when the descriptor and the last row are gone; the STORE then
+  // waits for its status in the FIFO.
+  assign finish      = run_q && (desc_sent_q || desc_fire) &&
+                       (rows_sent_q || (row_fire && row_last_o)) && !w_full;
+  assign w_push      = finish;
 
-  always_comb begin
-    state_d     = state_q;
-    desc_sent_d = desc_sent_q;
-    rows_sent_d = rows_sent_q;
-    idx_d       = idx_q;
-    i1_d        = i1_q;
-    c1_d        = c1_q;
-    c2_d        = c2_q;
-    bytes_d     = bytes_q;
-    q_pop_o     = 1'b0;
-    tok_pop_o   = 1'b0;
-    tok_push_o  = 1'b0;
-    done_o      = 1'b0;
-    fault_o     = 1'b0;
-    wait_token_o = 1'b0;
-    case (state_q)
-      Idle: if (q_valid_i) begin
-        if (skip) begin
-          q_pop_o = 1'b1;
-        end else if (need_tok && !tok_avail_i) begin
-          wait_token_o = 1'b1;
-        end else begin
-          q_pop_o     = 1'b1;
-          tok_pop_o   = need_tok;
-          state_d     = Run;
-          desc_sent_d = 1'b0;
-          rows_sent_d = 1'b0;
-          idx_d       = '0;
-          i1_d        = '0;
-          c1_d        = 32'(signed'(in[tpu_isa_pkg::DmaStart1Lsb +: 12]));
-          c2_d        = 32'(signed'(in[tpu_isa_pkg::DmaStart2Lsb +: 12]));
-          bytes_d     = '0;
-        end
-      end
-      Run: begin
-        if (desc_valid_o && desc_ready_i) desc_sent_d = 1'b1;
-        if (row_fire) begin
-          idx_d = idx_q + 1'b1;
-          if (in_bounds) bytes_d = bytes_q + 32'(f_len0);
-          if (i1_q == f_count1 - 12'd1) begin
-            i1_d = '0;
-            c1_d = 32'(f_start1);
-            c2_d = c2_q + 32'(f_step2);
-          end else begin
-            i1_d = i1_q + 1'b1;
-            c1_d = c1_q + 32'(f_step1);
-          end
-          if (row_last_o) rows_sent_d = 1'b1;
-        end
-        if (desc_sent_d && rows_sent_d) state_d = Sts;
-      end
-      default: if (sts_valid_i) begin  // Sts
-        state_d = Idle;
-        if (sts_code_i == tpu_dma_pkg::StsOk) begin
-          done_o     = 1'b1;
-          tok_push_o = insn_q[tpu_isa_pkg::CommonPushPrevLsb];
-        end else begin
-          fault_o = 1'b1;
-        end
-      end
-    endcase
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      run_q       <= 1'b0;
+      desc_sent_q <= 1'b0;
+      rows_sent_q <= 1'b0;
+    end else if (start) begin
+      run_q       <= 1'b1;
+      desc_sent_q <= 1'b0;
+      rows_sent_q <= 1'b0;
+    end else if (finish) begin
+      run_q       <= 1'b0;
+    end else begin
+      if (desc_fire) desc_sent_q <= 1'b1;
+      if (row_fire && row_last_o) rows_sent_q <= 1'b1;
+    end
   end
+
+  always_ff @(posedge clk_i) begin
+    if (start) begin
+      insn_q  <= in;
+      pc_q    <= hpc;
+      idx_q   <= '0;
+      i1_q    <= '0;
+      c1_q    <= 32'(signed'(in[tpu_isa_pkg::DmaStart1Lsb +: 12]));
+      c2_q    <= 32'(signed'(in[tpu_isa_pkg::DmaStart2Lsb +: 12]));
+      bytes_q <= '0;
+    end else if (row_fire) begin
+      idx_q <= idx_q + 1'b1;
+      if (in_bounds) bytes_q <= bytes_q + 32'(f_len0);
+      if (i1_q == f_count1 - 12'd1) begin
+        i1_q <= '0;
+        c1_q <= 32'(f_start1);
+        c2_q <= c2_q + 32'(f_step2);
+      end else begin
+        i1_q <= i1_q + 1'b1;
+        c1_q <= c1_q + 32'(f_step1);
+      end
+    end
+  end
+
+  // The last row's bytes are added in the cycle it leaves.
+  logic [31:0] bytes_final;
+  assign bytes_final = bytes_q + ((row_fire && in_bounds) ? 32'(f_len0) : 32'd0);
+
+  tpu_core_fifo #(.Width(65), .Depth(Inflight)) u_wait (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (1'b0),
+    .push_i  (w_push),
+    .data_i  ({pc_q, insn_q[tpu_isa_pkg::CommonPushPrevLsb], bytes_final}),
+    .full_o  (w_full),
+    .pop_i   (w_pop),
+    .data_o  ({w_pc, w_tok, w_bytes}),
+    .empty_o (w_empty)
+  );
+
+  assign sts_ready_o = !w_empty;
+  assign w_pop       = sts_valid_i && !w_empty;
+  assign done_o      = w_pop && sts_code_i == tpu_dma_pkg::StsOk;
+  assign tok_push_o  = done_o && w_tok;
+  assign fault_o     = w_pop && sts_code_i != tpu_dma_pkg::StsOk;
 
   always_comb begin
     fault_code_o = tpu_isa_pkg::FaultBusError;
     if (sts_code_i == tpu_dma_pkg::StsProtWrite) fault_code_o = tpu_isa_pkg::FaultProtWrite;
     if (sts_code_i == tpu_dma_pkg::StsProtRead) fault_code_o = tpu_isa_pkg::FaultProtRead;
   end
-  assign fault_pc_o   = pc_q;
+  assign fault_pc_o   = w_pc;
   assign fault_addr_o = sts_addr_i;
-  assign done_bytes_o = bytes_q;
+  assign done_bytes_o = w_bytes;
   assign wait_mem_o   = row_valid_o && !row_ready_i;
-  assign idle_o       = state_q == Idle;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q     <= Idle;
-      desc_sent_q <= 1'b0;
-      rows_sent_q <= 1'b0;
-    end else begin
-      state_q     <= state_d;
-      desc_sent_q <= desc_sent_d;
-      rows_sent_q <= rows_sent_d;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    idx_q   <= idx_d;
-    i1_q    <= i1_d;
-    c1_q    <= c1_d;
-    c2_q    <= c2_d;
-    bytes_q <= bytes_d;
-    if (q_pop_o && !skip) begin
-      insn_q <= in;
-      pc_q   <= hpc;
-    end
-  end
+  assign idle_o       = !run_q && w_empty;
 
   // Assertions
 `ifndef SYNTHESIS

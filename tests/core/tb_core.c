@@ -782,6 +782,68 @@ static void t_gemm(core_t *c, int iters)
     tb_end(tb, "core.gemm", "%d programs", runs);
 }
 
+/* MATMULs that overlap a long ACTIVATE (disjoint rows) and give compute->store tokens:
+ * the tokens must still leave in program order (the first STORE needs the ACTIVATE's
+ * rows); an overlapping-range MATMUL must wait. */
+static void t_overlap(core_t *c, int iters)
+{
+    tb_t *tb = c->tb;
+    tb_begin(tb);
+    const int n = c->n, rb = n * c->ew;
+    for (int it = 0; it < iters; it++) {
+        fill_random(c, DATA_AT, DATA_LEN);
+        fill_vp(c, PTPU_OUT_INT8);
+        const int m = (int)tb_rand_range(tb, n, c->acc_rows / 4);
+        prog_t p = {0};
+        dma_t w = dma_rows(PTPU_BUF_WB, 0, DATA_AT, n, rb, rb);
+        emit_dma(&p, PTPU_OP_LOAD, &w, 0);
+        dma_t x = dma_rows(PTPU_BUF_UB, 0, DATA_AT + 0x8000u, m, rb, rb);
+        emit_dma(&p, PTPU_OP_LOAD, &x, 0);
+        dma_t v = dma_rows(PTPU_BUF_VP, 0, DATA_AT + 0x10000u, 3, 4 * n, 4 * n);
+        emit_dma(&p, PTPU_OP_LOAD, &v, PUSH_NEXT);
+        emit_matmul(&p, 0, 0, 1, 5, 0, m, 0, 0, POP_PREV);
+        /* A long ACTIVATE: 2x2 max windows over ACC rows 0..m-1, outputs at UB m.. */
+        act_t a = {0};
+        a.pool = PTPU_POOL_MAX;
+        a.lo = -128;
+        a.hi = 127;
+        a.arow = 0;
+        a.urow = m;
+        a.count1 = m - 2;
+        a.count2 = 1;
+        a.win1 = 2;
+        a.win2 = 2;
+        a.step1 = 1;
+        a.wstep1 = 1;
+        a.wstep2 = 1;
+        emit_act(&p, &a, PUSH_NEXT);
+        /* Disjoint (ACC rows m..2m-1), short, with a token; then maybe one that overlaps. */
+        int rows2 = (int)tb_rand_range(tb, 1, 6);
+        emit_matmul(&p, 0, 0, 0, 0, 0, rows2, m, 0, PUSH_NEXT);
+        if (tb_chance(tb, 1, 2))
+            emit_matmul(&p, 0, 1, 0, 0, m + (int)tb_rand_range(tb, 0, m - 4), 2,
+                        (int)tb_rand_range(tb, 0, 2 * m - 2), 0, 0);
+        act_t a2 = a;
+        a2.pool = PTPU_POOL_NONE;
+        a2.win1 = a2.win2 = 1;
+        a2.arow = m;
+        a2.urow = 2 * m;
+        a2.count1 = rows2;
+        emit_act(&p, &a2, PUSH_NEXT);
+        dma_t s1 = dma_rows(PTPU_BUF_UB, m, OUT_AT, m - 2, rb, rb);
+        emit_dma(&p, PTPU_OP_STORE, &s1, POP_PREV);
+        dma_t s2 = dma_rows(PTPU_BUF_UB, m, OUT_AT + 0x4000u, m - 2, rb, rb);
+        emit_dma(&p, PTPU_OP_STORE, &s2, POP_PREV);
+        dma_t s3 = dma_rows(PTPU_BUF_UB, 2 * m, OUT_AT + 0x8000u, rows2, rb, rb);
+        emit_dma(&p, PTPU_OP_STORE, &s3, POP_PREV);
+        emit_simple(&p, PTPU_OP_HALT);
+        set_timing(c, true);
+        run_both(c, &p, win_all, 2, "overlap", 0, 0);
+        free(p.v);
+    }
+    tb_end(tb, "core.overlap", "%d programs", iters);
+}
+
 /* Each fault code, after a few good instructions whose effects must be complete. */
 static void t_faults(core_t *c)
 {
@@ -1138,6 +1200,7 @@ int main(int argc, char **argv)
         RUN("regs", t_regs(c));
         RUN("load_store", t_load_store(c, 6));
         RUN("gemm", t_gemm(c, 6));
+        RUN("overlap", t_overlap(c, 8));
         RUN("faults", t_faults(c));
         RUN("abort", t_abort(c));
 #ifdef CORE_HAVE_PROGEN
