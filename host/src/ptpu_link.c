@@ -332,3 +332,136 @@ size_t ptpu_link_resp_nak(uint8_t *out, uint8_t seq, uint8_t reason)
 {
     return ptpu_link_encode(out, PTPU_PKT_NAK, 0, seq, &reason, 1);
 }
+
+/* ---- request/response with retries ---- */
+
+int ptpu_link_host_init(struct ptpu_link_host *h, size_t max_response, uint64_t timeout,
+                        uint64_t quiet, int max_attempts)
+{
+    memset(h, 0, sizeof *h);
+    if (ptpu_link_dec_init(&h->dec, max_response) != 0)
+        return -1;
+    h->resp_buf = malloc(max_response ? max_response : 1);
+    if (!h->resp_buf) {
+        ptpu_link_dec_free(&h->dec);
+        return -1;
+    }
+    h->timeout = timeout;
+    h->quiet = quiet;
+    h->max_attempts = max_attempts > 0 ? max_attempts : 1;
+    h->device_max_payload = PTPU_LINK_MAX_LEN;
+    return 0;
+}
+
+void ptpu_link_host_free(struct ptpu_link_host *h)
+{
+    ptpu_link_dec_free(&h->dec);
+    free(h->frame);
+    free(h->resp_buf);
+    h->frame = h->resp_buf = NULL;
+}
+
+static int host_send(struct ptpu_link_host *h)
+{
+    if (h->attempts >= h->max_attempts) {
+        h->state = PTPU_LINK_HOST_FAILED;
+        return h->state;
+    }
+    h->attempts++;
+    h->tries++;
+    h->nak_pending = 0;
+    h->sent = 0;
+    h->state = PTPU_LINK_HOST_SEND;
+    return h->state;
+}
+
+int ptpu_link_host_request(struct ptpu_link_host *h, const uint8_t *frame, size_t len)
+{
+    if (len > h->frame_cap) {
+        uint8_t *p = realloc(h->frame, len);
+        if (!p)
+            return -1;
+        h->frame = p;
+        h->frame_cap = len;
+    }
+    memcpy(h->frame, frame, len);
+    h->frame_len = len;
+    h->type = frame[1];
+    h->seq = frame[3];
+    h->attempts = 0;
+    return host_send(h);
+}
+
+void ptpu_link_host_sent(struct ptpu_link_host *h, uint64_t now)
+{
+    if (h->state == PTPU_LINK_HOST_SEND) {
+        h->sent = 1;
+        h->sent_at = now;
+        h->state = PTPU_LINK_HOST_WAIT;
+    }
+}
+
+static void host_done(struct ptpu_link_host *h, const struct ptpu_link_frame *f, int kind)
+{
+    h->resp = *f;
+    if (f->len)
+        memcpy(h->resp_buf, f->payload, f->len);
+    h->resp.payload = h->resp_buf;
+    h->resp_kind = kind;
+    h->state = PTPU_LINK_HOST_DONE;
+}
+
+int ptpu_link_host_rx(struct ptpu_link_host *h, const uint8_t *data, size_t n, uint64_t now)
+{
+    if (n)
+        h->last_rx = now;
+    while (n > 0) {
+        size_t used;
+        struct ptpu_link_frame f;
+        int ev = ptpu_link_dec_feed(&h->dec, data, n, &used, &f);
+        data += used;
+        n -= used;
+        /* decoder errors: keep waiting (the time-out resends); a response may come while
+         * the request is still being sent (a NAK for a bad LEN, or the answer to an
+         * earlier copy of the same request) */
+        if (ev != PTPU_LINK_DEC_FRAME ||
+            (h->state != PTPU_LINK_HOST_WAIT && h->state != PTPU_LINK_HOST_SEND))
+            continue;
+        uint32_t st = 0, det = 0;
+        int c = ptpu_link_check_response(&f, h->type, h->seq, &st, &det);
+        if (c == PTPU_LINK_RESP_NAK && f.seq == h->seq) {
+            h->naks++;
+            uint16_t len = (uint16_t)(h->frame[4] | h->frame[5] << 8);
+            h->status = st;
+            if (st == PTPU_NAK_LENGTH && len > h->device_max_payload)
+                host_done(h, &f, PTPU_LINK_RESP_NAK);
+            else
+                h->nak_pending = 1;
+        } else if (c == PTPU_LINK_RESP_NAK) {
+            h->foreign_naks++;
+        } else if (c == PTPU_LINK_RESP_OTHER && !(f.seq == h->seq &&
+                   f.type == (uint8_t)(h->type | PTPU_LINK_RESPONSE_BIT))) {
+            h->stale++;
+        } else {
+            /* ours: good, ERR, or malformed (OTHER with our SEQ and type) */
+            h->status = st;
+            h->detail = det;
+            host_done(h, &f, c);
+        }
+    }
+    return h->state;
+}
+
+int ptpu_link_host_poll(struct ptpu_link_host *h, uint64_t now)
+{
+    if (h->state != PTPU_LINK_HOST_WAIT)
+        return h->state;
+    if (h->nak_pending && now - h->last_rx >= h->quiet)
+        return host_send(h);
+    if (now - h->sent_at >= h->timeout) {
+        h->timeouts++;
+        ptpu_link_dec_reset(&h->dec);
+        return host_send(h);
+    }
+    return h->state;
+}

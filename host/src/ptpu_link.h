@@ -128,6 +128,56 @@ size_t ptpu_link_resp_err(uint8_t *out, uint8_t req_type, uint8_t seq, uint32_t 
                           uint32_t detail);
 size_t ptpu_link_resp_nak(uint8_t *out, uint8_t seq, uint8_t reason);
 
+/* ---- request/response with retries (the host rules of docs/link.md) ----
+ *
+ * One request at a time.  The caller owns the line and the clock ("now" in any unit, the
+ * same as timeout and quiet): it sends h->frame whenever a call returns
+ * PTPU_LINK_HOST_SEND, calls ptpu_link_host_sent() once the last byte is out, feeds every
+ * byte from the device to ptpu_link_host_rx() and calls ptpu_link_host_poll() as time
+ * passes.  Rules: resend after a NAK with our SEQ once nothing came from the device for
+ * `quiet`; ignore NAKs with other SEQs and responses with other SEQs; resend after
+ * `timeout` without a response (the decoder is reset); a NAK_LENGTH for a frame longer
+ * than device_max_payload is final; give up after max_attempts sends. */
+enum ptpu_link_host_state {
+    PTPU_LINK_HOST_IDLE = 0,
+    PTPU_LINK_HOST_SEND = 1,     /* (re)send h->frame now */
+    PTPU_LINK_HOST_WAIT = 2,     /* waiting for the response */
+    PTPU_LINK_HOST_DONE = 3,     /* h->resp holds the answer (see h->resp_kind) */
+    PTPU_LINK_HOST_FAILED = 4    /* max_attempts sends without an answer */
+};
+
+struct ptpu_link_host {
+    struct ptpu_link_dec dec;
+    uint8_t *frame;              /* the request frame */
+    size_t frame_len, frame_cap;
+    uint8_t type, seq;
+    int state, attempts, max_attempts, nak_pending, sent;
+    uint64_t timeout, quiet, sent_at, last_rx;
+    uint32_t device_max_payload; /* from INFO; 65535 until known */
+    /* the answer (DONE): a copy of the frame, resp_kind a PTPU_LINK_RESP_* value
+     * (PTPU_LINK_RESP_NAK only for the final NAK_LENGTH), status/detail of ERR or NAK */
+    struct ptpu_link_frame resp;
+    uint8_t *resp_buf;
+    int resp_kind;
+    uint32_t status, detail;
+    /* statistics */
+    uint64_t tries, naks, foreign_naks, stale, timeouts;
+};
+
+/* max_response: the largest response payload expected.  Returns 0 or -1 (no memory). */
+int ptpu_link_host_init(struct ptpu_link_host *h, size_t max_response, uint64_t timeout,
+                        uint64_t quiet, int max_attempts);
+void ptpu_link_host_free(struct ptpu_link_host *h);
+/* Starts a request: frame (from a ptpu_link_req_* builder) is copied; returns SEND, or
+ * -1 when out of memory. */
+int ptpu_link_host_request(struct ptpu_link_host *h, const uint8_t *frame, size_t len);
+/* The last byte of h->frame has left at time now. */
+void ptpu_link_host_sent(struct ptpu_link_host *h, uint64_t now);
+/* Bytes from the device; returns the state. */
+int ptpu_link_host_rx(struct ptpu_link_host *h, const uint8_t *data, size_t n, uint64_t now);
+/* Time passes; returns the state. */
+int ptpu_link_host_poll(struct ptpu_link_host *h, uint64_t now);
+
 static inline void ptpu_put32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);

@@ -391,6 +391,7 @@ static unsigned g_gap = 0;      /* percent of cycles without a byte offered */
 static unsigned g_mready = 100; /* percent of cycles with m_byte_ready high */
 static int g_s_valid;
 static uint64_t g_last_d2h;   /* cycle of the last byte from the device */
+static struct ptpu_link_host *g_host;   /* random traffic: the host helper gets the bytes */
 static uint64_t g_rx_events[3];
 static struct ptpu_link_frame g_frames[64];
 static uint8_t g_frame_data[64][65536 + 16];
@@ -428,6 +429,10 @@ static void cycle(void)
         uint8_t b = D2H.q[D2H.h];
         D2H.h = (D2H.h + 1) % CHQ;
         D2H.n--;
+        if (g_host) {
+            ptpu_link_host_rx(g_host, &b, 1, tb->cycle);
+            continue;
+        }
         struct ptpu_link_frame f;
         int ev = ptpu_link_dec_feed(&g_dec, &b, 1, NULL, &f);
         if (ev == PTPU_LINK_DEC_FRAME && g_nframes < 64) {
@@ -859,106 +864,45 @@ static void test_random(int nreq, int noisy)
         set_clean();
     }
     struct link_counts c0 = read_counts();
-    uint64_t tries = 0, naks = 0, timeouts = 0, other = 0, gaveup = 0, done = 0, wrong = 0;
+    uint64_t gaveup = 0, done = 0, wrong = 0;
     uint64_t by_type[256] = {0}, errs = 0, nak_len = 0;
-    uint64_t dec0[3] = {g_rx_events[0], g_rx_events[1], g_rx_events[2]};
     uint64_t start = tb->cycle, payload_bytes = 0;
     uint8_t seq = (uint8_t)tb_rand32(tb);
     /* host time-out: longer than the device's byte time-out plus the longest service */
     uint64_t tmo = g_cfg.byte_timeout + 2u * g_cfg.max_payload + 2000;
+    struct ptpu_link_host H;
+    if (ptpu_link_host_init(&H, 65535, tmo, 64, 40) != 0)
+        exit(2);
+    H.device_max_payload = g_cfg.max_payload;
+    g_host = &H;
     for (int r = 0; r < nreq; r++) {
         random_request(&g_req);
         seq++;
         link_model_request(&g_cfg, &A.m, g_req.type, g_req.p, g_req.len, 0, &g_exp);
-        int ok = 0, attempt = 0;
-        while (!ok && attempt < 40) {
-            attempt++;
-            tries++;
-            if (noisy && tb_chance(tb, 1, 8))
-                push_garbage((int)tb_rand_range(tb, 1, 40));
-            size_t n = ptpu_link_encode(g_frame, g_req.type, 0, seq, g_req.p, g_req.len);
-            if (g_verbose > 2)
-                fprintf(stderr, "req %d attempt %d: type %02x seq %u len %u cycle %llu queue %d\n",
-                        r, attempt, g_req.type, seq, g_req.len, (unsigned long long)tb->cycle, H2D.n);
-            chan_push_buf(&H2D, g_frame, n);
-            g_nframes = 0;
-            uint64_t deadline = 0;
-            int resend = 0, nak_pending = 0;
-            while (!ok && !resend) {
-                cycle();
-                if (nak_pending && H2D.n == 0 && tb->cycle - g_last_d2h > 64)
-                    resend = 1;
-                if (H2D.n == 0 && !deadline)
-                    deadline = tb->cycle + tmo;
-                if (noisy && tb_chance(tb, 1, 20000))
-                    push_garbage((int)tb_rand_range(tb, 1, 8));
-                for (int i = 0; i < g_nframes && !ok && !resend; i++) {
-                    struct ptpu_link_frame *f = &g_frames[i];
-                    uint32_t st = 0, det = 0;
-                    int c = ptpu_link_check_response(f, g_req.type, seq, &st, &det);
-                    if (g_verbose > 2)
-                        fprintf(stderr, "  req %d (type %02x seq %u) cycle %llu: frame type %02x "
-                                "flags %x seq %u len %u -> %d\n", r, g_req.type, seq,
-                                (unsigned long long)tb->cycle, f->type, f->flags, f->seq, f->len, c);
-                    if (c == PTPU_LINK_RESP_NAK && f->seq == seq && st == PTPU_NAK_LENGTH &&
-                        g_req.len > g_cfg.max_payload) {
-                        ok = 2;    /* the final answer to a frame longer than the device takes */
-                        nak_len++;
-                        continue;
-                    }
-                    if (c == PTPU_LINK_RESP_NAK && f->seq == seq) {
-                        /* resend once the line is quiet: bytes still in flight after a
-                         * desync would otherwise produce NAKs for fake frames */
-                        naks++;
-                        nak_pending = 1;
-                        if (g_verbose > 1 && attempt > 5)
-                            fprintf(stderr, "req %d type %02x len %u attempt %d: NAK %u "
-                                    "cycle %llu\n", r, g_req.type, g_req.len, attempt, st,
-                                    (unsigned long long)tb->cycle);
-                    } else if (c == PTPU_LINK_RESP_NAK) {
-                        other++;   /* the NAK of a fake frame (SYNC found in payload bytes) */
-                    } else if (c == PTPU_LINK_RESP_OTHER) {
-                        if (!(f->seq == seq && f->type == (g_req.type | 0x80)))
-                            other++;
-                        else
-                            ok = -1;
-                    } else {
-                        ok = 1;
-                    }
-                    if (ok) {
-                        int same = f->type == g_exp.type && f->flags == g_exp.flags &&
-                                   f->len == g_exp.len;
-                        if (same && g_req.type == PTPU_PKT_MEM_READ && !(f->flags & 1)) {
-                            uint32_t a = ptpu_get32(g_req.p);
-                            for (uint32_t k = 0; k < f->len; k++)
-                                if (g_known[a + k] && f->payload[k] != g_shadow[a + k])
-                                    same = 0;
-                        } else if (same) {
-                            same = memcmp(f->payload, g_exp.payload, f->len) == 0;
-                        }
-                        if (!same) {
-                            wrong++;
-                            CHK(0, "request %d (type %02x len %u seq %u): response "
-                                     "type %02x flags %x len %u differs from the model "
-                                     "(%02x %x %u)", r, g_req.type, g_req.len, seq, f->type,
-                                     f->flags, f->len, g_exp.type, g_exp.flags, g_exp.len);
-                        }
-                        if (f->flags & 1)
-                            errs++;
-                    }
-                }
-                g_nframes = 0;
-                if (!ok && deadline && tb->cycle >= deadline) {
-                    timeouts++;
-                    if (g_verbose > 1)
-                        fprintf(stderr, "req %d type %02x len %u attempt %d: time-out cycle %llu\n",
-                                r, g_req.type, g_req.len, attempt, (unsigned long long)tb->cycle);
-                    ptpu_link_dec_reset(&g_dec);
-                    resend = 1;
-                }
+        size_t n = ptpu_link_encode(g_frame, g_req.type, 0, seq, g_req.p, g_req.len);
+        int st = ptpu_link_host_request(&H, g_frame, n), sending = 0;
+        while (st != PTPU_LINK_HOST_DONE && st != PTPU_LINK_HOST_FAILED) {
+            if (st == PTPU_LINK_HOST_SEND && !sending) {
+                if (noisy && tb_chance(tb, 1, 8))
+                    push_garbage((int)tb_rand_range(tb, 1, 40));
+                if (g_verbose > 1 && H.attempts > 1)
+                    fprintf(stderr, "req %d type %02x seq %u len %u: attempt %d cycle %llu "
+                            "(NAKs %llu, time-outs %llu so far)\n", r, g_req.type, seq,
+                            g_req.len, H.attempts, (unsigned long long)tb->cycle,
+                            (unsigned long long)H.naks, (unsigned long long)H.timeouts);
+                chan_push_buf(&H2D, H.frame, H.frame_len);
+                sending = 1;
             }
+            cycle();
+            if (sending && H2D.n == 0) {
+                ptpu_link_host_sent(&H, tb->cycle);
+                sending = 0;
+            }
+            if (noisy && tb_chance(tb, 1, 20000))
+                push_garbage((int)tb_rand_range(tb, 1, 8));
+            st = ptpu_link_host_poll(&H, tb->cycle);
         }
-        if (!ok) {
+        if (st == PTPU_LINK_HOST_FAILED) {
             gaveup++;
             if (g_req.type == PTPU_PKT_MEM_WRITE && g_req.len > 4) {
                 uint32_t a = ptpu_get32(g_req.p);
@@ -969,18 +913,43 @@ static void test_random(int nreq, int noisy)
         }
         done++;
         by_type[g_req.type]++;
-        if (ok == 2) {
-            /* the rest of the refused frame is still on its way: let it pass first */
+        const struct ptpu_link_frame *f = &H.resp;
+        if (H.resp_kind == PTPU_LINK_RESP_NAK) {
+            /* the final answer to a frame longer than the device takes: let the rest of
+             * it pass before the next request */
+            CHK(g_req.len > g_cfg.max_payload, "request %d: final NAK for LEN %u", r, g_req.len);
+            nak_len++;
             while (H2D.n > 0 || tb->cycle - g_last_d2h < 64)
                 cycle();
             continue;
         }
+        int same = f->type == g_exp.type && f->flags == g_exp.flags && f->len == g_exp.len &&
+                   g_req.len <= g_cfg.max_payload;
+        if (same && g_req.type == PTPU_PKT_MEM_READ && !(f->flags & 1)) {
+            uint32_t a = ptpu_get32(g_req.p);
+            for (uint32_t k = 0; k < f->len; k++)
+                if (g_known[a + k] && f->payload[k] != g_shadow[a + k])
+                    same = 0;
+        } else if (same) {
+            same = memcmp(f->payload, g_exp.payload, f->len) == 0;
+        }
+        if (!same) {
+            wrong++;
+            CHK(0, "request %d (type %02x len %u seq %u): response type %02x flags %x len %u "
+                "differs from the model (%02x %x %u)", r, g_req.type, g_req.len, seq, f->type,
+                f->flags, f->len, g_exp.type, g_exp.flags, g_exp.len);
+        }
+        if (f->flags & 1)
+            errs++;
         if (g_req.type == PTPU_PKT_MEM_WRITE && g_req.len > 4 && !(g_exp.flags & 1 &&
             ptpu_get32(g_exp.payload) != PTPU_STATUS_BUS_ERROR))
             shadow_write(ptpu_get32(g_req.p), g_req.p + 4, g_req.len - 4u);
         if (g_req.type == PTPU_PKT_MEM_WRITE || g_req.type == PTPU_PKT_MEM_READ)
             payload_bytes += g_req.type == PTPU_PKT_MEM_WRITE ? g_req.len : g_exp.len;
     }
+    g_host = NULL;
+    uint64_t tries = H.tries, naks = H.naks, timeouts = H.timeouts;
+    uint64_t other = H.stale + H.foreign_naks;
     /* quiet down, then compare all of memory */
     set_clean();
     run_idle(tmo);
@@ -1008,13 +977,14 @@ static void test_random(int nreq, int noisy)
            "silently wrong %llu, gave up %llu; %.3f payload bytes/cycle\n",
            noisy ? "noisy" : "clean", (unsigned long long)tries, (unsigned long long)naks,
            (unsigned long long)timeouts, (unsigned long long)other,
-           (unsigned long long)(g_rx_events[1] - dec0[1]),
-           (unsigned long long)(g_rx_events[2] - dec0[2]), (unsigned long long)H2D.flips,
+           (unsigned long long)H.dec.bad_crc,
+           (unsigned long long)H.dec.bad_length, (unsigned long long)H2D.flips,
            (unsigned long long)H2D.drops, (unsigned long long)H2D.dups,
            (unsigned long long)D2H.flips, (unsigned long long)D2H.drops,
            (unsigned long long)D2H.dups, c1.rx - c0.rx, c1.crc - c0.crc, c1.drop - c0.drop,
            c1.tx - c0.tx, (unsigned long long)wrong, (unsigned long long)gaveup,
            (double)payload_bytes / (double)(tb->cycle - start));
+    ptpu_link_host_free(&H);
     tb_end(tb, noisy ? "link_random_noisy" : "link_random_clean",
            "requests=%d tries=%llu wrong=%llu", nreq, (unsigned long long)tries,
            (unsigned long long)wrong);

@@ -229,6 +229,58 @@ static int test_packets(void)
     return 14;
 }
 
+/* The retry helper on a scripted line: NAK with our SEQ, foreign NAK, stale response,
+ * time-out, final NAK_LENGTH, giving up. */
+static int test_host(void)
+{
+    struct ptpu_link_host h;
+    uint8_t req[64], rsp[64];
+    if (ptpu_link_host_init(&h, 4096, 1000, 50, 3) != 0)
+        return 0;
+    size_t n = ptpu_link_req_mem_read(req, 7, 0x100, 4);
+    CHECK(ptpu_link_host_request(&h, req, n) == PTPU_LINK_HOST_SEND && h.frame_len == n,
+          "host: request");
+    ptpu_link_host_sent(&h, 10);
+    CHECK(ptpu_link_host_poll(&h, 20) == PTPU_LINK_HOST_WAIT, "host: waits");
+    size_t m = ptpu_link_resp_nak(rsp, 9, PTPU_NAK_CRC);           /* foreign NAK */
+    CHECK(ptpu_link_host_rx(&h, rsp, m, 30) == PTPU_LINK_HOST_WAIT && h.foreign_naks == 1,
+          "host: foreign NAK ignored");
+    m = ptpu_link_resp_nak(rsp, 7, PTPU_NAK_CRC);                  /* our NAK */
+    CHECK(ptpu_link_host_rx(&h, rsp, m, 40) == PTPU_LINK_HOST_WAIT, "host: NAK");
+    CHECK(ptpu_link_host_poll(&h, 60) == PTPU_LINK_HOST_WAIT, "host: NAK, line not quiet");
+    CHECK(ptpu_link_host_poll(&h, 95) == PTPU_LINK_HOST_SEND && h.attempts == 2,
+          "host: resend after NAK and quiet");
+    ptpu_link_host_sent(&h, 100);
+    uint8_t data[4] = {1, 2, 3, 4};
+    m = ptpu_link_encode(rsp, PTPU_PKT_MEM_READ | 0x80, 0, 6, data, 4);   /* stale SEQ */
+    CHECK(ptpu_link_host_rx(&h, rsp, m, 110) == PTPU_LINK_HOST_WAIT && h.stale == 1,
+          "host: stale response ignored");
+    CHECK(ptpu_link_host_poll(&h, 1100) == PTPU_LINK_HOST_SEND && h.timeouts == 1,
+          "host: time-out resends");
+    ptpu_link_host_sent(&h, 1110);
+    m = ptpu_link_encode(rsp, PTPU_PKT_MEM_READ | 0x80, 0, 7, data, 4);
+    CHECK(ptpu_link_host_rx(&h, rsp, m, 1120) == PTPU_LINK_HOST_DONE &&
+          h.resp_kind == PTPU_LINK_RESP_OK && h.resp.len == 4 && h.resp.payload[3] == 4,
+          "host: done");
+    /* giving up */
+    ptpu_link_host_request(&h, req, n);
+    for (int i = 0; i < 3; i++) {
+        ptpu_link_host_sent(&h, 2000 + 2000u * (unsigned)i);
+        int st = ptpu_link_host_poll(&h, 3000 + 2000u * (unsigned)i);
+        CHECK(st == (i < 2 ? PTPU_LINK_HOST_SEND : PTPU_LINK_HOST_FAILED), "host: attempt %d", i);
+    }
+    /* NAK_LENGTH is final for a frame above the device's limit, else a resend */
+    static uint8_t big[400];
+    n = ptpu_link_req_ping(big, 8, big + 100, 280);
+    h.device_max_payload = 256;
+    ptpu_link_host_request(&h, big, n);
+    m = ptpu_link_resp_nak(rsp, 8, PTPU_NAK_LENGTH);
+    CHECK(ptpu_link_host_rx(&h, rsp, m, 5000) == PTPU_LINK_HOST_DONE &&
+          h.resp_kind == PTPU_LINK_RESP_NAK, "host: final NAK_LENGTH");
+    ptpu_link_host_free(&h);
+    return 12;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -241,7 +293,7 @@ int main(int argc, char **argv)
     printf("# tb_link_codec: seed=%" PRIu64 " (re-run with --seed %" PRIu64 ")\n", seed, seed);
     int n = test_crc();
     int m = test_stream();
-    int k = test_packets();
+    int k = test_packets() + test_host();
     if (g_errors) {
         printf("FAIL link_codec: %s; %d error(s) (seed=%" PRIu64 ")\n", g_first, g_errors, seed);
         return 1;
