@@ -206,6 +206,7 @@ struct pass {
     int bf16, ew, out_rows;     /* out_rows: UB rows per output slot */
     int in_rows;                /* UB rows per input slot, ACC rows per sub-region */
     int g;                      /* ACC sub-regions per tile (weight tiles per step) */
+    int nslot, slot_rows;       /* set by pass_emit: UB/WB slots in flight, UB rows each */
     uint32_t vp_addr;
     int vp_rows;
     struct step *st;
@@ -220,6 +221,7 @@ struct pass {
 };
 
 #define NSLOT 3   /* input / weight buffers in flight: one computing, two loading */
+#define NSLOT_MAX 8   /* for short steps */
 
 #define PUSH(pa, arr, n, cap)                                                                \
     ((pa)->n == (pa)->cap                                                                    \
@@ -338,17 +340,17 @@ static int tile_rows(const struct ptpu_hw *hw, int out_rows_per_row)
 static void emit_load(struct ptpu_cc *cc, struct pass *pa, int j)
 {
     const struct ptpu_hw *hw = &cc->hw;
-    int s = j % NSLOT, rb = hw->n * pa->ew;
+    int s = j % pa->nslot, rb = hw->n * pa->ew;
     for (int g = 0; g < pa->st[j].ng; g++) {
         struct ptpu_dma w = {.buf = PTPU_BUF_WB, .row = (s * pa->g + g) * hw->n,
                              .addr = pa->st[j].w_addr[g], .len0 = rb, .out0 = rb,
                              .count1 = hw->n, .step1 = 1, .bound1 = hw->n, .count2 = 1,
                              .step2 = 1, .bound2 = 1, .stride1 = rb};
-        ptpu_enc_load(cc->prog, g == 0 && j >= NSLOT ? PTPU_TOK_POP_NEXT : 0, &w);
+        ptpu_enc_load(cc->prog, g == 0 && j >= pa->nslot ? PTPU_TOK_POP_NEXT : 0, &w);
     }
     struct ptpu_dma in = pa->st[j].in;
     in.buf = PTPU_BUF_UB;
-    in.row = s * pa->in_rows;
+    in.row = s * pa->slot_rows;
     ptpu_enc_load(cc->prog, PTPU_TOK_PUSH_NEXT, &in);
 }
 
@@ -370,8 +372,20 @@ static int pass_emit(struct ptpu_cc *cc, struct pass *pa)
                              .bound2 = 1, .stride1 = 4 * hw->n};
         ptpu_enc_load(cc->prog, 0, &v);
     }
-    int total = pa->nst, ahead = NSLOT - 1;
-    int out_base = NSLOT * pa->in_rows;
+    /* Short steps (FC at batch 1, small maps) are bound by the load and MATMUL
+     * latencies rather than by throughput: keep more of them in flight. */
+    int maxrows = 1;
+    for (int j = 0; j < pa->nst; j++)
+        if (pa->st[j].rows > maxrows)
+            maxrows = pa->st[j].rows;
+    pa->slot_rows = maxrows;
+    pa->nslot = NSLOT;
+    while (maxrows < 4 * hw->n && pa->nslot < NSLOT_MAX &&
+           (pa->nslot + 1) * maxrows + 2 * pa->out_rows <= hw->ub_rows &&
+           (pa->nslot + 1) * pa->g * hw->n <= hw->wb_rows)
+        pa->nslot++;
+    int total = pa->nst, ahead = pa->nslot - 1;
+    int out_base = pa->nslot * pa->slot_rows;
     for (int j = 0; j < ahead && j < total; j++)
         emit_load(cc, pa, j);
     for (int t = 0; t < pa->nti; t++) {
@@ -385,10 +399,11 @@ static int pass_emit(struct ptpu_cc *cc, struct pass *pa)
             for (int g = 0; g < s->ng; g++) {
                 /* the first MATMUL takes the step's token, the last frees its slot */
                 unsigned tok = (g == 0 ? PTPU_TOK_POP_PREV : 0) |
-                               (g == s->ng - 1 && j + NSLOT < total ? PTPU_TOK_PUSH_PREV : 0);
+                               (g == s->ng - 1 && j + pa->nslot < total ? PTPU_TOK_PUSH_PREV
+                                                                         : 0);
                 ptpu_enc_matmul(cc->prog, tok, pa->bf16, k > 0, 1, s->zp,
-                                (j % NSLOT) * pa->in_rows, s->rows, region + g * pa->in_rows,
-                                ((j % NSLOT) * pa->g + g) * hw->n);
+                                (j % pa->nslot) * pa->slot_rows, s->rows,
+                                region + g * pa->in_rows, ((j % pa->nslot) * pa->g + g) * hw->n);
             }
         }
         for (int k = 0; k < ti->na; k++) {
