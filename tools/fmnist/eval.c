@@ -109,7 +109,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    int ok_f = 0, ok_q = 0, agree = 0, ok_d = 0, dev_same = 0, first_diff = -1;
+    int ok_f = 0, ok_q = 0, agree = 0, ok_d = 0, dev_same = 0, dev_agree = 0, first_diff = -1;
     uint64_t cycles = 0, mxu_rows = 0;
     int conf[FM_CLASSES][FM_CLASSES];
     memset(conf, 0, sizeof(conf));
@@ -137,7 +137,9 @@ int main(int argc, char **argv)
             }
             cycles += cnt.c[PTPU_CNT_CYCLES];
             mxu_rows += cnt.c[PTPU_CNT_MXU_ROWS];
-            ok_d += argmax_i8(dout, FM_CLASSES) == lab;
+            int pd = argmax_i8(dout, FM_CLASSES);
+            ok_d += pd == lab;
+            dev_agree += pd == pq;
             if (memcmp(dout, qout, FM_CLASSES) == 0)
                 dev_same++;
             else if (first_diff < 0)
@@ -188,8 +190,10 @@ int main(int argc, char **argv)
                     (double)agree / count);
         if (dev)
             fprintf(f, ", \"device\": \"%s\", \"device_accuracy\": %.4f, \"device_equal\": %.4f"
-                       ", \"cycles_per_image\": %.1f, \"utilization\": %.4f",
-                    uri, (double)ok_d / count, (double)dev_same / count, (double)cycles / count,
+                       ", \"device_agree\": %.4f, \"cycles_per_image\": %.1f"
+                       ", \"utilization\": %.4f",
+                    uri, (double)ok_d / count, (double)dev_same / count,
+                    (double)dev_agree / count, (double)cycles / count,
                     cycles ? (double)mxu_rows / (double)cycles : 0.0);
         fprintf(f, "}\n");
         fclose(f);
