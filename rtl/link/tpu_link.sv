@@ -354,8 +354,12 @@ module tpu_link #(
   wire r_hs = m_axi_rvalid_i && m_axi_rready_o;
   wire b_hs = m_axi_bvalid_i && m_axi_bready_o;
   wire r_wlast = 32'(r_k_q) == Wpb - 1;   // the R beat's last buffer word is written now
-  wire f_issue = est_q == EWrite && f_left_q != '0 && !(cap_valid_q && cap_last_q) &&
-                 (!beat_full_q || m_axi_wready_i);
+  // With 32-byte buffer words (Direct) the RAM's read register is the W beat: a read is
+  // issued whenever the beat in it is taken (or there is none), one beat per cycle.
+  // Narrower words are gathered in beat_q first.
+  localparam bit Direct = Wpb == 1;
+  wire f_issue = est_q == EWrite && f_left_q != '0 &&
+                 (Direct || !(cap_valid_q && cap_last_q)) && (!beat_full_q || m_axi_wready_i);
 
   assign m_axi_awvalid_o = est_q == EWrite && ax_valid_q;
   assign m_axi_arvalid_o = est_q == ERead && ax_valid_q;
@@ -366,7 +370,7 @@ module tpu_link #(
   assign m_axi_awid_o = IdWidth'(AxiId);
   assign m_axi_arid_o = IdWidth'(AxiId);
   assign m_axi_wvalid_o = est_q == EWrite && beat_full_q;
-  assign m_axi_wdata_o = beat_q;
+  assign m_axi_wdata_o = Direct ? 256'(buf_rdata) : beat_q;
   assign m_axi_wstrb_o = (w_first_q ? 32'hFFFF_FFFF << x_o_q : 32'hFFFF_FFFF) &
                          (w_left_q == BeatW'(1) ? 32'hFFFF_FFFF >> (5'd31 - x_e_q) : 32'hFFFF_FFFF);
   assign m_axi_wlast_o = w_left_q == BeatW'(1) || (w_ba_q & BurstMask) == BurstMask;
@@ -511,8 +515,18 @@ module tpu_link #(
           ax_cnt_d = ax_cnt_q + BeatW'(1);
         end
         if (aw_hs) ax_valid_d = 1'b0;
-        // fill beat_q from the buffer
-        if (f_issue) begin
+        if (w_hs) begin
+          beat_full_d = 1'b0;
+          w_first_d = 1'b0;
+          w_left_d = w_left_q - BeatW'(1);
+          w_ba_d = w_ba_q + 8'd1;
+        end
+        // fill beat_q (or the RAM read register) from the buffer
+        if (f_issue && Direct) begin
+          f_word_d = f_word_q + BufAw'(1);
+          f_left_d = f_left_q - BeatW'(1);
+          beat_full_d = 1'b1;
+        end else if (f_issue) begin
           f_word_d = f_word_q + BufAw'(1);
           cap_valid_d = 1'b1;
           cap_k_d = f_k_q;
@@ -522,12 +536,6 @@ module tpu_link #(
             f_k_d = '0;
             f_left_d = f_left_q - BeatW'(1);
           end
-        end
-        if (w_hs) begin
-          beat_full_d = 1'b0;
-          w_first_d = 1'b0;
-          w_left_d = w_left_q - BeatW'(1);
-          w_ba_d = w_ba_q + 8'd1;
         end
         if (cap_valid_q) begin
           beat_d[cap_k_q * BufBytes * 8 +: BufBytes * 8] = buf_rdata;
