@@ -380,7 +380,7 @@ static int pass_emit(struct ptpu_cc *cc, struct pass *pa)
             maxrows = pa->st[j].rows;
     pa->slot_rows = maxrows;
     pa->nslot = NSLOT;
-    while (maxrows < 4 * hw->n && pa->nslot < NSLOT_MAX &&
+    while (pa->nslot < NSLOT_MAX &&
            (pa->nslot + 1) * maxrows + 2 * pa->out_rows <= hw->ub_rows &&
            (pa->nslot + 1) * pa->g * hw->n <= hw->wb_rows)
         pa->nslot++;
