@@ -433,6 +433,84 @@ static void check_program(const uint32_t *w, size_t n, const struct ptpu_hw *hw)
     }
 }
 
+/* Random graphs: chains of random ops with residual adds back to earlier tensors. */
+static void test_randnet(int iters)
+{
+    int n = info.n;
+    for (int it = 0; it < iters; it++) {
+        ptpu_model_builder *mb;
+        ptpu_mb_create(&mb);
+        int H = hu_range(3, 14), W = hu_range(3, 14), C = hu_range(1, 2 * n);
+        int ids[16], hh[16], ww[16], cc[16], nt = 0;
+        ids[nt] = ptpu_mb_input(mb, H, W, C, rand_scale(), rand_zp());
+        hh[nt] = H, ww[nt] = W, cc[nt++] = C;
+        struct wts x[16];
+        int nx = 0, nops = hu_range(2, 8);
+        char what[256] = "randnet:";
+        for (int k = 0; k < nops && nt < 15; k++) {
+            int src = nt - 1, kind = hu_range(0, 5), t = -1;
+            int h = hh[src], w = ww[src], c = cc[src];
+            struct ptpu_conv_params p;
+            rand_conv_params(&p, 3);
+            p.dil_h = p.dil_w = 1;
+            switch (kind) {
+            case 0:
+            case 1: {
+                int co = hu_range(1, 2 * n + 2);
+                wts_make(&x[nx], (size_t)co * p.kh * p.kw * c, co);
+                t = ptpu_mb_conv2d(mb, ids[src], co, &p, x[nx].w, x[nx].b, x[nx].s,
+                                   rand_scale(), rand_zp());
+                nx++;
+                break;
+            }
+            case 2:
+                wts_make(&x[nx], (size_t)p.kh * p.kw * c, c);
+                t = ptpu_mb_depthwise2d(mb, ids[src], &p, x[nx].w, x[nx].b, x[nx].s,
+                                        rand_scale(), rand_zp());
+                nx++;
+                break;
+            case 3:
+                t = ptpu_mb_maxpool(mb, ids[src], hu_range(1, 3), hu_range(1, 3), hu_range(1, 2),
+                                    hu_range(1, 2), (enum ptpu_padding)hu_range(0, 1));
+                break;
+            case 4:
+                t = ptpu_mb_avgpool(mb, ids[src], hu_range(1, 3), hu_range(1, 3), hu_range(1, 2),
+                                    hu_range(1, 2), (enum ptpu_padding)hu_range(0, 1),
+                                    rand_scale(), rand_zp());
+                break;
+            default:
+                /* add to an earlier tensor of the same shape, if any */
+                for (int e = src - 1; e >= 0 && t < 0; e--)
+                    if (hh[e] == h && ww[e] == w && cc[e] == c)
+                        t = ptpu_mb_add(mb, ids[e], ids[src], (enum ptpu_act)hu_range(0, 2),
+                                        rand_scale(), rand_zp());
+                break;
+            }
+            if (t <= 0)
+                continue;
+            ids[nt] = t;
+            /* the shape of the new tensor: from a one-op image of the builder */
+            uint8_t *img;
+            size_t len;
+            ptpu_model *tmp;
+            ptpu_mb_output(mb, t);
+            if (ptpu_mb_image(mb, &img, &len) || ptpu_model_load_mem(img, len, &tmp))
+                break;
+            struct ptpu_shape so;
+            ptpu_model_io(tmp, NULL, &so);
+            ptpu_model_free(tmp);
+            free(img);
+            hh[nt] = so.h, ww[nt] = so.w, cc[nt++] = so.c;
+            snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", kind);
+        }
+        if (nt > 1)
+            compare_model(mb, what);
+        for (int k = 0; k < nx; k++)
+            wts_free(&x[k]);
+        ptpu_mb_free(mb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     ptpu_prog_hook = check_program;
@@ -459,6 +537,7 @@ int main(int argc, char **argv)
     test_pool(iters / 2, 1);
     test_add(iters / 4);
     test_cnn(iters / 20 + 1);
+    test_randnet(iters / 5 + 1);
     ptpu_close(dev);
     printf("# %d programs race-checked, %d with races\n", programs, racy);
     checks++;
