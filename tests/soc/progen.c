@@ -20,7 +20,9 @@
  *   last store of j  --store->compute-->  first compute of j+S (output slot reuse)
  * With S = 2 the loads of job j+1 may also be emitted before the compute of
  * job j (software pipelining); SYNC is sprinkled between jobs.  ACC slots
- * alternate between consecutive jobs even when S = 1.
+ * alternate between consecutive jobs, or (30 % of programs) every job uses
+ * the same ACC rows, so a MATMUL overwrites rows the previous ACTIVATE reads
+ * (ordered by the compute queue alone).
  */
 #include "progen.h"
 
@@ -45,6 +47,7 @@ struct gen {
     uint32_t out_base, out_len, out_top;
     uint8_t *in_data, *out_data;
     int S;
+    int acc_one;   /* every job uses ACC slot 0: MATMULs overwrite rows an ACTIVATE just read */
     uint32_t ub_in_rows, ub_out_rows, acc_slot_rows, wb_slot_tiles;
     int w_valid, w_bf16;
 };
@@ -238,7 +241,7 @@ static void or_last(struct pb *p, uint32_t bits) { if (p->n) p->w[(p->n - 1) * P
 /* One job into j->L, j->C, j->St; -1 when memory ran out. */
 static int gen_job(struct gen *g, uint32_t jn, struct job *j, int small)
 {
-    const int n = g->n, slot = (int)(jn % (uint32_t)g->S), accs = (int)(jn % 2);
+    const int n = g->n, slot = (int)(jn % (uint32_t)g->S), accs = g->acc_one ? 0 : (int)(jn % 2);
     const int bf = g->o->bf16 && chance(g, 35);
     const int es = bf ? 2 : 1;
     int kt = small ? 1 : rr(g, 1, imin(3, (int)g->wb_slot_tiles));
@@ -729,6 +732,7 @@ static int make_once(uint64_t seed, const struct progen_opts *o, struct progen *
     g.rb = (uint32_t)(g.n * g.ew);
     g.mem = o->mem_kb * 1024u;
     g.S = chance(&g, 25) ? 1 : 2;
+    g.acc_one = chance(&g, 30);
     g.ub_in_rows = (uint32_t)o->ub_rows / 4;
     g.ub_out_rows = (uint32_t)o->ub_rows / 4;
     g.acc_slot_rows = (uint32_t)o->acc_rows / 2;
