@@ -1079,39 +1079,44 @@ static void t_random(core_t *c, int progs)
 
 /* ---------------------------------------------------------------- benchmark */
 
-/* A 256 x 256 x 256 int8 GEMM (C = A W), tiled: for each half of the output columns,
- * for each of the K/N row blocks of W, load A's column block (UB, double-buffered) and
- * the half's weight tiles (WB, double-buffered), then one MATMUL of 256 rows per output
- * tile, accumulating in ACC; then ACTIVATE and STORE each output tile. */
-static void bench_gemm(core_t *c)
+/* A 256 x K x 256 int8 GEMM (C = A W), tiled: for each group of output column tiles
+ * (as many as ACC holds at 256 rows each), for each of the K/N row blocks of W, load A's
+ * column block (UB, double-buffered) and the group's weight tiles (WB, double-buffered),
+ * then one MATMUL of 256 rows per output tile, accumulating in ACC; then ACTIVATE and
+ * STORE each output tile.  Tokens: LOAD -> MATMUL per block, MATMUL -> LOAD to free a
+ * buffer, ACTIVATE -> STORE and STORE -> ACTIVATE for the two output buffers. */
+#define BENCH_AT 0x100000u
+static void bench_gemm(core_t *c, int kdim, bool record)
 {
     tb_t *tb = c->tb;
     tb_begin(tb);
-    const int n = c->n, dim = 256, kb_n = dim / n, jn = dim / n;
+    const int n = c->n, dim = 256, kb_n = kdim / n, jn = dim / n;
     int halves = 1;
     while (halves < jn && (jn / halves * dim > c->acc_rows || 2 * (jn / halves) * n > c->wb_rows))
         halves *= 2;
     const int jh = jn / halves;
-    if (dim > c->acc_rows || 4 * dim > c->ub_rows || jh < 1) {
+    if (dim > c->acc_rows || 4 * dim > c->ub_rows || jh < 1 || 3 * jn > c->vp_rows ||
+        c->mem_size < BENCH_AT + 0x300000u) {
         tb_end(tb, "core.bench_gemm", "skipped: buffers too small for 256-row tiles");
         return;
     }
-    const uint32_t A = DATA_AT, W = DATA_AT + 0x10000u, VPD = DATA_AT + 0x20000u, C = OUT_AT;
-    const int rb = n * c->ew;
-    fill_random(c, A, (uint32_t)(dim * dim));
-    fill_random(c, W, (uint32_t)(dim * dim));
+    const uint32_t A = BENCH_AT, W = BENCH_AT + 0x100000u, VPD = BENCH_AT + 0x200000u,
+                   C = BENCH_AT + 0x280000u;
+    const struct ptpu_window win[2] = {{BENCH_AT, BENCH_AT + 0x280000u, 1},
+                                       {C, C + 0x80000u, 3}};
+    fill_random(c, A, (uint32_t)(dim * kdim));
+    fill_random(c, W, (uint32_t)(kdim * dim));
+    memset(c->mem + C, 0, (size_t)dim * dim);
     for (int j = 0; j < jn; j++)
         for (int i = 0; i < n; i++) {
             uint32_t bias = (uint32_t)tb_rand_range(tb, -3000, 3000), m0 = 0x50000000u,
-                     sh = (uint32_t)-10;
+                     sh = (uint32_t)(kdim > 256 ? -12 : -10);
             memcpy(c->mem + VPD + (uint32_t)(j * 3 * 4 * n + 4 * i), &bias, 4);
             memcpy(c->mem + VPD + (uint32_t)(j * 3 * 4 * n + 4 * n + 4 * i), &m0, 4);
             memcpy(c->mem + VPD + (uint32_t)(j * 3 * 4 * n + 8 * n + 4 * i), &sh, 4);
         }
     prog_t p = {0};
     dma_t v = dma_rows(PTPU_BUF_VP, 0, VPD, 3 * jn, 4 * n, 4 * n);
-    if (3 * jn > c->vp_rows)
-        v.count1 = c->vp_rows / 3 * 3;
     emit_dma(&p, PTPU_OP_LOAD, &v, 0);
     int loads = 0, outs = 0;
     const int ubuf = 2 * dim; /* A double buffer: UB rows 0..511; outputs from 512 */
@@ -1119,10 +1124,9 @@ static void bench_gemm(core_t *c)
         for (int kb = 0; kb < kb_n; kb++, loads++) {
             int slot = loads % 2;
             /* A[:, kb*n .. kb*n+n-1] -> UB rows slot*256 .. */
-            dma_t a = dma_rows(PTPU_BUF_UB, slot * dim, A + (uint32_t)(kb * n), dim, n,
-                               dim);
+            dma_t a = dma_rows(PTPU_BUF_UB, slot * dim, A + (uint32_t)(kb * n), dim, n, kdim);
             emit_dma(&p, PTPU_OP_LOAD, &a, loads >= 2 ? POP_NEXT : 0);
-            /* W tiles (kb, j) for the half's j: row k of tile j = W[kb*n+k][j*n ..]. */
+            /* W tiles (kb, j) of the group: row k of tile j = W[kb*n+k][j*n ..]. */
             dma_t w = {PTPU_BUF_WB, slot * jh * n, n, n, 0,
                        W + (uint32_t)(kb * n * dim + h * jh * n), dim, n,
                        n, 0, 1, n, jh, 0, 1, jh};
@@ -1139,15 +1143,14 @@ static void bench_gemm(core_t *c)
             ac.hi = 127;
             ac.arow = j * dim;
             ac.urow = ubuf + (outs % 2) * dim;
-            ac.vrow = (3 * jj) % (v.count1 > 0 ? v.count1 : 3);
+            ac.vrow = 3 * jj;
             ac.count1 = dim;
             ac.count2 = 1;
             ac.win1 = ac.win2 = 1;
             ac.step1 = 1;
             emit_act(&p, &ac, PUSH_NEXT | (outs >= 2 ? POP_NEXT : 0));
-            dma_t s = dma_rows(PTPU_BUF_UB, ac.urow, C + (uint32_t)(jj * n), dim, n, dim);
-            (void)rb;
-            emit_dma(&p, PTPU_OP_STORE, &s, POP_PREV | PUSH_PREV);
+            dma_t st = dma_rows(PTPU_BUF_UB, ac.urow, C + (uint32_t)(jj * n), dim, n, dim);
+            emit_dma(&p, PTPU_OP_STORE, &st, POP_PREV | PUSH_PREV);
         }
     }
     emit_simple(&p, PTPU_OP_HALT);
@@ -1155,28 +1158,33 @@ static void bench_gemm(core_t *c)
     struct ptpu_ref *ref = ref_new(c);
     ptpu_ref_mem_write(ref, 0, c->mem, c->mem_size);
     struct ptpu_run_result e;
-    ptpu_ref_run(ref, PROG_AT, (uint32_t)p.n, win_all, 2, &e);
-    set_timing(c, false);
+    ptpu_ref_run(ref, PROG_AT, (uint32_t)p.n, win, 2, &e);
+    set_timing(c, !record);
     result_t r;
     double t0 = tb_now();
     uint64_t c0 = c->cycles;
-    if (rtl_run(c, PROG_AT, (uint32_t)p.n, win_all, 2, &r, 0)) {
+    double util = 0;
+    if (rtl_run(c, PROG_AT, (uint32_t)p.n, win, 2, &r, 0)) {
         double secs = tb_now() - t0;
-        compare(c, ref, &r, &e, DATA_AT, OUT_AT + OUT_LEN, "gemm bench");
-        double util = (double)r.cnt[PTPU_CNT_MXU_ROWS] / (double)r.cnt[PTPU_CNT_CYCLES];
-        printf("# gemm %dx%dx%d int8, N=%d: %d instructions, %" PRIu64 " MXU rows in %" PRIu64
-               " cycles; weight waits %" PRIu64 ", compute token waits %" PRIu64
-               ", compute idle %" PRIu64 "; %.0f cycles/s\n",
-               dim, dim, dim, n, p.n, r.cnt[PTPU_CNT_MXU_ROWS], r.cnt[PTPU_CNT_CYCLES],
-               r.cnt[PTPU_CNT_COMPUTE_WAIT_WEIGHTS], r.cnt[PTPU_CNT_COMPUTE_WAIT_TOKEN],
+        compare(c, ref, &r, &e, C, C + (uint32_t)(dim * dim), "gemm bench");
+        tb_check(tb, r.state == PTPU_STATE_DONE, "gemm bench: state %d fault %s", r.state,
+                 fault_name(r.fault));
+        util = (double)r.cnt[PTPU_CNT_MXU_ROWS] / (double)r.cnt[PTPU_CNT_CYCLES];
+        printf("# gemm 256x%dx256 int8, N=%d: %d instructions, %" PRIu64 " MXU rows in %" PRIu64
+               " cycles (%.4f); weight waits %" PRIu64 ", load memory waits %" PRIu64
+               ", compute idle %" PRIu64 "; %.0f simulated cycles/s\n",
+               kdim, n, p.n, r.cnt[PTPU_CNT_MXU_ROWS], r.cnt[PTPU_CNT_CYCLES], util,
+               r.cnt[PTPU_CNT_COMPUTE_WAIT_WEIGHTS], r.cnt[PTPU_CNT_LOAD_WAIT_MEM],
                r.cnt[PTPU_CNT_COMPUTE_IDLE], (double)(c->cycles - c0) / secs);
-        printf("BENCH core.gemm_utilization %.4f ratio N=%d\n", util, n);
-        printf("BENCH core.sim_cycles_per_s %.0f cycles/s N=%d\n",
-               (double)(c->cycles - c0) / secs, n);
+        if (record) {
+            printf("BENCH core.gemm_utilization %.4f ratio N=%d,256x%dx256\n", util, n, kdim);
+            printf("BENCH core.sim_cycles_per_s %.0f cycles/s N=%d\n",
+                   (double)(c->cycles - c0) / secs, n);
+        }
     }
     ptpu_ref_destroy(ref);
     free(p.v);
-    tb_end(tb, "core.bench_gemm", "256x256x256 int8");
+    tb_end(tb, "core.bench_gemm", "256x%dx256 int8, utilization %.4f", kdim, util);
 }
 
 /* ------------------------------------------------------------------- main */
@@ -1195,7 +1203,8 @@ int main(int argc, char **argv)
 #define RUN(name, call) \
     if (!only || strstr(name, only)) call
     if (bench) {
-        bench_gemm(c);
+        bench_gemm(c, 256, true);
+        bench_gemm(c, 1024, true);
     } else {
         RUN("regs", t_regs(c));
         RUN("load_store", t_load_store(c, 6));
@@ -1209,7 +1218,7 @@ int main(int argc, char **argv)
         (void)progs;
         printf("# core.random: tests/soc/progen.c not in the tree yet, skipped\n");
 #endif
-        RUN("bench", bench_gemm(c));
+        RUN("bench", bench_gemm(c, 256, false));
     }
     tb_t *tb = c->tb;
     printf("# core: %" PRIu64 " cycles simulated\n", c->cycles);
