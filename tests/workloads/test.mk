@@ -11,3 +11,7 @@ WL_DEPS := bench/rn50net.c bench/rn50net.h host/include/picotpu.h host/include/p
 $(WL_BUILD)/resnet50: bench/resnet50.c $(WL_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(WL_CFLAGS) $< bench/rn50net.c -o $@ $(WL_LIB) $(WL_LDLIBS)
+
+$(WL_BUILD)/bert: bench/bert.c host/include/picotpu.h host/src/ptpu_kernels.h $(WL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(WL_CFLAGS) $< -o $@ $(WL_LIB) $(WL_LDLIBS)
