@@ -85,6 +85,7 @@ module tpu_link #(
   localparam logic [33:0] MemBytes = 34'(MemKb) << 10;
   localparam logic [31:0] Residue  = 32'hDEBB_20E3;
   localparam logic [2:0]  LaneMask = 3'(BufBytes / 4 - 1);   // 32-bit words per buffer word - 1
+  localparam logic [1:0]  DetLen = 2'd0, DetAddr = 2'd1, DetRlen = 2'd2, DetType = 2'd3;
   localparam logic [1:0]  SrcBuf = 2'd0, SrcMb = 2'd1, SrcSmall = 2'd2;
 
   // ---------------------------------------------------------------------------------------
@@ -111,7 +112,8 @@ module tpu_link #(
   logic [15:0]      rs_len_q, rs_len_d;
   logic [1:0]       rs_src_q, rs_src_d;
   logic [PosW-1:0]  rs_pos_q, rs_pos_d;
-  logic [63:0]      rs_small_q, rs_small_d;
+  logic [7:0]       rs_status_q, rs_status_d;    // ERR status or NAK reason (payload byte 0)
+  logic [1:0]       rs_dsel_q, rs_dsel_d;        // ERR detail: DetLen, DetAddr, DetRlen, DetType
   logic             rs_started_q, rs_started_d;
   // AXI transfer
   logic [4:0]       x_o_q, x_o_d, x_e_q, x_e_d;   // first and last byte lane of the transfer
@@ -171,6 +173,16 @@ module tpu_link #(
 
   // ---------------------------------------------------------------------------------------
   // Transmitter
+  logic [31:0] rs_detail;
+  always_comb begin
+    unique case (rs_dsel_q)
+      DetLen: rs_detail = 32'(req_len_q);
+      DetAddr: rs_detail = req_arg_q[31:0];
+      DetRlen: rs_detail = req_arg_q[63:32];
+      default: rs_detail = 32'(req_type_q);
+    endcase
+  end
+  wire [63:0] rs_small = {rs_detail, 24'd0, rs_status_q};
   logic                  tx_start, tx_busy, tx_done, sel_mb;
   logic                  tx_buf_re, tx_mb_re;
   logic [BufAw-1:0]      tx_buf_raddr;
@@ -189,7 +201,7 @@ module tpu_link #(
     .len_i(sel_mb ? mb_len_q : rs_len_q),
     .src_i(sel_mb ? SrcMb : rs_src_q),
     .pos_i(rs_pos_q),
-    .small_i(rs_small_q),
+    .small_i(rs_small),
     .busy_o(tx_busy),
     .done_o(tx_done),
     .buf_re_o(tx_buf_re), .buf_raddr_o(tx_buf_raddr), .buf_rdata_i(buf_rdata),
@@ -276,7 +288,9 @@ module tpu_link #(
         PPay: begin
           crc_d = crc_next;
           pcnt_d = pcnt_q + 16'd1;
-          if (own_q && pcnt_q < 16'd8) req_arg_d[8*pcnt_q[2:0] +: 8] = byte_in;
+          for (int b = 0; b < 8; b++) begin
+            if (own_q && pcnt_q == 16'(b)) req_arg_d[8*b +: 8] = byte_in;
+          end
           if (own_q && is_mw && pcnt_q == 16'd0) wpos_d = PosW'(byte_in[4:0]);
           if (pay_write) wpos_d = wpos_q + PosW'(1);
           if (pay_last) begin
@@ -379,11 +393,14 @@ module tpu_link #(
   // is high; the beat is taken with its last word.
   assign m_axi_rready_o = est_q == ERead && r_wlast;
 
-  task automatic respond_err(input logic [7:0] status, input logic [31:0] detail);
+  // ERR payload {u32 status, u32 detail}: the detail is read from the request registers,
+  // which hold still until the response is out.
+  task automatic respond_err(input logic [7:0] status, input logic [1:0] dsel);
     rs_flags_d = 8'(tpu_isa_pkg::FlagErr);
     rs_len_d = 16'd8;
     rs_src_d = SrcSmall;
-    rs_small_d = {detail, 24'd0, status};
+    rs_status_d = status;
+    rs_dsel_d = dsel;
     est_d = ESend;
   endtask
 
@@ -394,7 +411,8 @@ module tpu_link #(
     rs_len_d = rs_len_q;
     rs_src_d = rs_src_q;
     rs_pos_d = rs_pos_q;
-    rs_small_d = rs_small_q;
+    rs_status_d = rs_status_q;
+    rs_dsel_d = rs_dsel_q;
     rs_started_d = rs_started_q;
     x_o_d = x_o_q;
     x_e_d = x_e_q;
@@ -457,12 +475,12 @@ module tpu_link #(
         if (ev_bad_q || ev_long_q) begin
           rs_type_d = tpu_isa_pkg::PktNak;
           rs_len_d = 16'd1;
-          rs_small_d = ev_bad_q ? 64'(tpu_isa_pkg::NakCrc) : 64'(tpu_isa_pkg::NakLength);
+          rs_status_d = ev_bad_q ? 8'(tpu_isa_pkg::NakCrc) : 8'(tpu_isa_pkg::NakLength);
           est_d = ESend;
         end else if (ev_good_q) begin
           if (t == tpu_isa_pkg::PktPing) begin
             if (32'(req_len_q) > MbBytes) begin
-              respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
+              respond_err(tpu_isa_pkg::StatusBadLength, DetLen);
             end else begin
               rs_len_d = req_len_q;
               rs_src_d = SrcBuf;
@@ -470,9 +488,9 @@ module tpu_link #(
             end
           end else if (t == tpu_isa_pkg::PktMemWrite) begin
             if (req_len_q < 16'd5) begin
-              respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
+              respond_err(tpu_isa_pkg::StatusBadLength, DetLen);
             end else if (xr_bad_q) begin
-              respond_err(tpu_isa_pkg::StatusBadAddress, r_addr);
+              respond_err(tpu_isa_pkg::StatusBadAddress, DetAddr);
             end else begin
               x_e_d = xr_sum_q - 5'd1;
               ax_left_d = xr_nb_q;
@@ -482,20 +500,20 @@ module tpu_link #(
             end
           end else if (t == tpu_isa_pkg::PktMemRead) begin
             if (req_len_q != 16'd8) begin
-              respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
+              respond_err(tpu_isa_pkg::StatusBadLength, DetLen);
             end else if (xr_rlen_bad_q) begin
-              respond_err(tpu_isa_pkg::StatusBadLength, r_rlen);
+              respond_err(tpu_isa_pkg::StatusBadLength, DetRlen);
             end else if (xr_bad_q) begin
-              respond_err(tpu_isa_pkg::StatusBadAddress, r_addr);
+              respond_err(tpu_isa_pkg::StatusBadAddress, DetAddr);
             end else begin
               ax_left_d = xr_nb_q;
               r_left_d = xr_nb_q;
               est_d = ERead;
             end
           end else if (t == 8'd0 || t == tpu_isa_pkg::PktNak || t[7]) begin
-            respond_err(tpu_isa_pkg::StatusBadType, 32'(t));
+            respond_err(tpu_isa_pkg::StatusBadType, DetType);
           end else if (32'(req_len_q) > MbBytes) begin
-            respond_err(tpu_isa_pkg::StatusBadLength, 32'(req_len_q));
+            respond_err(tpu_isa_pkg::StatusBadLength, DetLen);
           end else begin
             rx_full_d = 1'b1;
             mb_ans_d = 1'b0;
@@ -538,7 +556,9 @@ module tpu_link #(
           end
         end
         if (cap_valid_q) begin
-          beat_d[cap_k_q * BufBytes * 8 +: BufBytes * 8] = buf_rdata;
+          for (int k = 0; k < Wpb; k++) begin
+            if (32'(cap_k_q) == k) beat_d[k * BufBytes * 8 +: BufBytes * 8] = buf_rdata;
+          end
           if (cap_last_q) beat_full_d = 1'b1;
         end
         if (b_hs) begin
@@ -546,7 +566,7 @@ module tpu_link #(
           if (m_axi_bresp_i != 2'b00) x_err_d = 1'b1;
         end
         if (ax_left_q == '0 && !ax_valid_q && w_left_q == '0 && b_cnt_q == ax_cnt_q) begin
-          if (x_err_q) respond_err(tpu_isa_pkg::StatusBusError, r_addr);
+          if (x_err_q) respond_err(tpu_isa_pkg::StatusBusError, DetAddr);
           else est_d = ESend;
         end
       end
@@ -565,7 +585,9 @@ module tpu_link #(
         if (m_axi_rvalid_i) begin
           buf_we = 1'b1;
           buf_waddr = r_word_q;
-          buf_wdata = m_axi_rdata_i[r_k_q * BufBytes * 8 +: BufBytes * 8];
+          for (int k = 0; k < Wpb; k++) begin
+            if (32'(r_k_q) == k) buf_wdata = m_axi_rdata_i[k * BufBytes * 8 +: BufBytes * 8];
+          end
           r_word_d = r_word_q + BufAw'(1);
           r_k_d = r_k_q + WpbW'(1);
           if (r_wlast) r_k_d = '0;
@@ -576,7 +598,7 @@ module tpu_link #(
         end
         if (ax_left_q == '0 && !ax_valid_q && r_left_q == '0) begin
           if (x_err_q) begin
-            respond_err(tpu_isa_pkg::StatusBusError, r_addr);
+            respond_err(tpu_isa_pkg::StatusBusError, DetAddr);
           end else begin
             rs_len_d = r_rlen[15:0];
             rs_src_d = SrcBuf;
@@ -723,7 +745,8 @@ module tpu_link #(
       rs_len_q <= '0;
       rs_src_q <= SrcSmall;
       rs_pos_q <= '0;
-      rs_small_q <= '0;
+      rs_status_q <= '0;
+      rs_dsel_q <= '0;
       rs_started_q <= 1'b0;
       x_o_q <= '0;
       x_e_q <= '0;
@@ -786,7 +809,8 @@ module tpu_link #(
       rs_len_q <= rs_len_d;
       rs_src_q <= rs_src_d;
       rs_pos_q <= rs_pos_d;
-      rs_small_q <= rs_small_d;
+      rs_status_q <= rs_status_d;
+      rs_dsel_q <= rs_dsel_d;
       rs_started_q <= rs_started_d;
       x_o_q <= x_o_d;
       x_e_q <= x_e_d;
