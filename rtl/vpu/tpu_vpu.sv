@@ -90,9 +90,9 @@ module tpu_vpu #(
   end
 
   // ---------------------------------------------------------------------------
-  // Stage valids and chunk indices: P0 (reduced value) .. P3, then the output.
-  logic          p0_valid_q, p1_valid_q, p2_valid_q, p3_valid_q, m_valid_q;
-  logic [KW-1:0] p0_k_q, p1_k_q, p2_k_q, p3_k_q;
+  // Stage valids and chunk indices: P0 (reduced value) .. P4, then the output.
+  logic          p0_valid_q, p1_valid_q, p2_valid_q, p3_valid_q, p4_valid_q, m_valid_q;
+  logic [KW-1:0] p0_k_q, p1_k_q, p2_k_q, p3_k_q, p4_k_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -103,6 +103,7 @@ module tpu_vpu #(
       p1_valid_q <= 1'b0;
       p2_valid_q <= 1'b0;
       p3_valid_q <= 1'b0;
+      p4_valid_q <= 1'b0;
       m_valid_q  <= 1'b0;
     end else begin
       in_valid_q <= in_valid_d;
@@ -113,7 +114,8 @@ module tpu_vpu #(
         p1_valid_q <= p0_valid_q;
         p2_valid_q <= p1_valid_q;
         p3_valid_q <= p2_valid_q;
-        m_valid_q  <= p3_valid_q && (p3_k_q == LastK);
+        p4_valid_q <= p3_valid_q;
+        m_valid_q  <= p4_valid_q && (p4_k_q == LastK);
       end
     end
   end
@@ -124,6 +126,7 @@ module tpu_vpu #(
       p1_k_q <= p0_k_q;
       p2_k_q <= p1_k_q;
       p3_k_q <= p2_k_q;
+      p4_k_q <= p3_k_q;
     end
   end
 
@@ -131,12 +134,21 @@ module tpu_vpu #(
   // Lanes.  Chunk k covers channels k*Lanes .. k*Lanes+Lanes-1.
   logic              fp, bf16;
   logic [Lanes*32-1:0] x_chunk, acc_chunk, red_chunk, bias_chunk, m0_chunk;
-  logic [Lanes*6-1:0]  sh1_chunk, sh3_chunk;
+  logic [Lanes*6-1:0]  sh1_chunk;
   logic [Lanes*OW-1:0] res_chunk;
   logic [N*32-1:0]     red_q;
   logic [N*OW-1:0]     out_q;
 
   assign fp   = (EnableBf16 != 0) && (cfg_out_i != 2'd0);
+
+  // The clamp bounds relative to the zero point, registered without an enable:
+  // the configuration is stable from the first row, and the output stage uses
+  // them five cycles later at the earliest.
+  logic [8:0] lo_zp_q, hi_zp_q;
+  always_ff @(posedge clk_i) begin
+    lo_zp_q <= {cfg_clamp_lo_i[7], cfg_clamp_lo_i} - {cfg_zp_out_i[7], cfg_zp_out_i};
+    hi_zp_q <= {cfg_clamp_hi_i[7], cfg_clamp_hi_i} - {cfg_zp_out_i[7], cfg_zp_out_i};
+  end
   assign bf16 = (cfg_out_i == 2'd1);
 
   always_comb begin
@@ -146,7 +158,6 @@ module tpu_vpu #(
       bias_chunk[l*32 +: 32] = bias_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
       sh1_chunk[l*6 +: 6]   = shift_i[(32'(p0_k_q) * Lanes + l) * 32 +: 6];
       m0_chunk[l*32 +: 32]  = m0_i[(32'(p1_k_q) * Lanes + l) * 32 +: 32];
-      sh3_chunk[l*6 +: 6]   = shift_i[(32'(p3_k_q) * Lanes + l) * 32 +: 6];
     end
   end
 
@@ -164,6 +175,8 @@ module tpu_vpu #(
       .zp_i     (cfg_zp_out_i),
       .lo_i     (cfg_clamp_lo_i),
       .hi_i     (cfg_clamp_hi_i),
+      .lo_zp_i  (lo_zp_q),
+      .hi_zp_i  (hi_zp_q),
       .first_i  (in_first_q),
       .x_i      (x_chunk[l*32 +: 32]),
       .acc_i    (acc_chunk[l*32 +: 32]),
@@ -171,7 +184,6 @@ module tpu_vpu #(
       .bias_i   (bias_chunk[l*32 +: 32]),
       .shift1_i (sh1_chunk[l*6 +: 6]),
       .m0_i     (m0_chunk[l*32 +: 32]),
-      .shift3_i (sh3_chunk[l*6 +: 6]),
       .res_o    (res_chunk[l*OW +: OW])
     );
   end
@@ -186,7 +198,7 @@ module tpu_vpu #(
   // Results gather into the output row; it is offered when the last chunk is in.
   always_ff @(posedge clk_i) begin
     for (int unsigned k = 0; k < C; k++) begin
-      if (adv && p3_valid_q && p3_k_q == KW'(k)) out_q[k*Lanes*OW +: Lanes*OW] <= res_chunk;
+      if (adv && p4_valid_q && p4_k_q == KW'(k)) out_q[k*Lanes*OW +: Lanes*OW] <= res_chunk;
     end
   end
 
@@ -205,7 +217,7 @@ module tpu_vpu #(
 
   assign m_valid_o = m_valid_q;
   assign busy_o    = in_valid_q || win_open_q || p0_valid_q || p1_valid_q || p2_valid_q ||
-                     p3_valid_q || m_valid_q;
+                     p3_valid_q || p4_valid_q || m_valid_q;
 
   // ---------------------------------------------------------------------------
   // Assertions

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // One lane of the vector unit: the window reduction (combinational) and the
-// four-stage pipeline that adds the bias and requantizes (int8) or rounds
+// five-stage pipeline that adds the bias and requantizes (int8) or rounds
 // (bf16/fp32) one 32-bit ACC value.  docs/vpu.md has the stage diagram.
 `default_nettype none
 
@@ -22,18 +22,19 @@ module tpu_vpu_lane #(
   input  logic [7:0]    zp_i,
   input  logic [7:0]    lo_i,
   input  logic [7:0]    hi_i,
+  input  logic [8:0]    lo_zp_i,    // lo_i - zp_i and hi_i - zp_i (9-bit signed)
+  input  logic [8:0]    hi_zp_i,
   // Reduction: red_o = first_i ? x_i : op(acc_i, x_i); v_q loads red_o on en_i.
   input  logic          first_i,
   input  logic [31:0]   x_i,
   input  logic [31:0]   acc_i,
   output logic [31:0]   red_o,
-  // Parameters of the element in each stage: v_q (bias, left shift), s1_q
-  // (multiplier), s3_q (right shift).  Shifts are the low 6 bits of the VP word.
+  // Parameters of the element in each stage: v_q (bias, shift: the low 6
+  // bits of the VP word), s1_q (multiplier).
   input  logic [31:0]   bias_i,
   input  logic [5:0]    shift1_i,
   input  logic [31:0]   m0_i,
-  input  logic [5:0]    shift3_i,
-  // The result of the element in s3_q: int8 byte, bf16 halfword or fp32 word.
+  // The result of the element in s4_q: int8 byte, bf16 halfword or fp32 word.
   output logic [OW-1:0] res_o
 );
 
@@ -69,12 +70,15 @@ module tpu_vpu_lane #(
   //   v_q:  reduced value
   //   s1_q: int: (v + bias) << left          fp: v + bias (fp32)
   //   s2_q: int: product bits 63:30, mm_q    fp: after ReLU/ReLU6
-  //   s3_q: int: SaturatingRoundingDoublingHighMul    fp: result word
-  logic [31:0] v_q, s1_q, s3_q;
+  //   s3_q: int: SaturatingRoundingDoublingHighMul    fp: result word (bf16 rounded)
+  //   s4_q: int: RoundingDivideByPOT          fp: result word
+  // The right shift of the element travels with it (r1_q .. r3_q).
+  logic [31:0] v_q, s1_q, s3_q, s4_q;
   logic [33:0] s2_q;
   logic        mm_q;
+  logic [4:0]  r1_q, r2_q, r3_q;
 
-  logic [31:0] int_s1, fp_s1, fp_s2, fp_s3, int_s3;
+  logic [31:0] int_s1, fp_s1, fp_s2, fp_s3, int_s3, int_s4;
   logic [63:0] prod;
   logic [33:0] s2_d;
 
@@ -94,36 +98,43 @@ module tpu_vpu_lane #(
   logic unused_bits;
   assign unused_bits = ^{prod[29:0], s2_inc[33], s2_inc[0]};
 
+  // RoundingDivideByPOT(x, e) adds 1 to x >> e when the remainder exceeds
+  // 2^(e-1) - 1 (x >= 0) or 2^(e-1) (x < 0): bit e-1 set and, for negative
+  // x, any bit below it set (round half away from zero).
+  logic [31:0] below, sra;
+  logic        half, rnd;
+  always_comb begin
+    below  = ~(32'hffff_ffff << r3_q) >> 1;           // bits below e-1
+    half   = (r3_q != 5'd0) && s3_q[r3_q - 5'd1];
+    rnd    = half && (!s3_q[31] || ((s3_q & below) != 32'd0));
+    sra    = 32'($signed(s3_q) >>> r3_q);
+    int_s4 = sra + {31'd0, rnd};
+  end
+
   always_ff @(posedge clk_i) begin
     if (en_i) begin
       v_q  <= red_o;
       s1_q <= fp ? fp_s1 : int_s1;
+      r1_q <= right_of(shift1_i);
       s2_q <= s2_d;
       mm_q <= (s1_q == IntMin) && (m0_i == IntMin);
+      r2_q <= r1_q;
       s3_q <= fp ? fp_s3 : int_s3;
+      r3_q <= r2_q;
+      s4_q <= fp ? s3_q : int_s4;
     end
   end
 
   // ---------------------------------------------------------------------------
-  // Output stage (combinational from s3_q): RoundingDivideByPOT, + zp_out
-  // without overflow, clamp.  RDBPOT adds 1 when the remainder exceeds
-  // 2^(e-1) - 1 (x >= 0) or 2^(e-1) (x < 0): that is bit e-1 set and, for
-  // negative x, any bit below it set (round half away from zero).
-  logic [4:0]         right;
-  logic [31:0]        below, sra;
-  logic               half, rnd;
-  logic signed [32:0] y;
-  logic [7:0]         y8;
+  // Output (combinational from s4_q): + zp_out without overflow, clamped.  The
+  // bounds are compared before the add: x + zp < lo <=> x < lo - zp, so the
+  // three carry chains work side by side and the sum needs only 8 bits.
+  logic [7:0] y8, sum8;
   always_comb begin
-    right = right_of(shift3_i);
-    below = ~(32'hffff_ffff << right) >> 1;           // bits below e-1
-    half  = (right != 5'd0) && s3_q[right - 5'd1];
-    rnd   = half && (!s3_q[31] || ((s3_q & below) != 32'd0));
-    sra   = 32'($signed(s3_q) >>> right);
-    y     = $signed({sra[31], sra}) + $signed({{25{zp_i[7]}}, zp_i}) + $signed({32'd0, rnd});
-    if (y < $signed({{25{lo_i[7]}}, lo_i}))      y8 = lo_i;
-    else if (y > $signed({{25{hi_i[7]}}, hi_i})) y8 = hi_i;
-    else                                         y8 = y[7:0];
+    sum8 = s4_q[7:0] + zp_i;
+    if ($signed(s4_q) < $signed({{23{lo_zp_i[8]}}, lo_zp_i}))      y8 = lo_i;
+    else if ($signed(s4_q) > $signed({{23{hi_zp_i[8]}}, hi_zp_i})) y8 = hi_i;
+    else                                                           y8 = sum8;
   end
 
   // ---------------------------------------------------------------------------
@@ -159,7 +170,7 @@ module tpu_vpu_lane #(
       if (!s1_nan && relu6_i && !s1_q[31] && s1_q > Fp32Six) fp_s2 = Fp32Six;
     end
     assign fp_s3 = bf16_i ? {16'd0, tpu_fp_pkg::fp32_to_bf16(s2_q[31:0])} : s2_q[31:0];
-    assign res_o = fp ? s3_q : {24'd0, y8};
+    assign res_o = fp ? s4_q : {24'd0, y8};
   end else begin : g_int
     assign fp_red = '0;
     assign fp_s1  = '0;
