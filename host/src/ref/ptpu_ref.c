@@ -65,8 +65,6 @@ struct run_state {
     int nwin;
     uint32_t tok[TK_NUM];            /* decode-time token counters */
     int w_valid, w_bf16;             /* decode-time weight state */
-    int weights_loaded;              /* execution: the tile in w_i8/w_bf is valid */
-    int w_exec_bf16;
     /* timing */
     uint64_t t_dec, t_all_done, q_free[Q_NUM], mm_done, act_done;
     struct ptpu_run_result *res;
@@ -552,8 +550,6 @@ static void exec_matmul(struct ptpu_ref *r, struct run_state *s, const uint32_t 
                 else
                     r->w_i8[k * n + c] = (int8_t)w[c];
             }
-        s->weights_loaded = 1;
-        s->w_exec_bf16 = bf;
     }
     for (uint32_t i = 0; i < rows; i++) {
         const uint8_t *x = r->ub + (size_t)(urow + i) * r->ub_rb;
