@@ -1089,7 +1089,6 @@ static void t_random(core_t *c, int progs)
 static void bench_gemm(core_t *c, int kdim, bool record)
 {
     tb_t *tb = c->tb;
-    tb_begin(tb);
     const int n = c->n, dim = 256, kb_n = kdim / n, jn = dim / n;
     int halves = 1;
     while (halves < jn && (jn / halves * dim > c->acc_rows || 2 * (jn / halves) * n > c->wb_rows))
@@ -1097,9 +1096,10 @@ static void bench_gemm(core_t *c, int kdim, bool record)
     const int jh = jn / halves;
     if (dim > c->acc_rows || 4 * dim > c->ub_rows || jh < 1 || 3 * jn > c->vp_rows ||
         c->mem_size < BENCH_AT + 0x300000u) {
-        tb_end(tb, "core.bench_gemm", "skipped: buffers too small for 256-row tiles");
+        printf("# core.bench_gemm: buffers too small for 256-row tiles, not run\n");
         return;
     }
+    tb_begin(tb);
     const uint32_t A = BENCH_AT, W = BENCH_AT + 0x100000u, VPD = BENCH_AT + 0x200000u,
                    C = BENCH_AT + 0x280000u;
     const struct ptpu_window win[2] = {{BENCH_AT, BENCH_AT + 0x280000u, 1},

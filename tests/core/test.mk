@@ -18,9 +18,9 @@ CORE_TB_DEPS := tests/dma/axi_mem.h host/src/ref/ptpu_ref.h host/include/picotpu
 # name:N:EnableBf16:UbRows:WbRows:AccRows:VpRows:MemKb:random programs per run
 # - N=4 bf16 with small buffers, N=16 bf16 with buffers smaller than sim16 (build and run
 # speed), N=4 int8-only (the iCEBreaker array).
-CORE_CONFIGS := c4:4:1:256:64:128:16:4096:60 \
-                c16:16:1:1024:256:512:64:4096:25 \
-                c4i:4:0:256:64:128:16:4096:60
+CORE_CONFIGS := c4:4:1:256:64:128:16:4096:400 \
+                c16:16:1:1024:256:512:64:4096:80 \
+                c4i:4:0:256:64:128:16:4096:400
 core_f = $(word $(2),$(subst :, ,$(1)))
 core_params = N=$(call core_f,$(1),2) EnableBf16=$(call core_f,$(1),3) UbRows=$(call core_f,$(1),4) \
   WbRows=$(call core_f,$(1),5) AccRows=$(call core_f,$(1),6) VpRows=$(call core_f,$(1),7) \
