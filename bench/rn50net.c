@@ -28,7 +28,20 @@ static uint64_t rnext(void)
     return z ^ (z >> 31);
 }
 static double runit(void) { return ((double)(rnext() >> 11) + 0.5) / 9007199254740992.0; }
-static double rgauss(void) { return sqrt(-2.0 * log(runit())) * cos(6.283185307179586 * runit()); }
+/* Box-Muller, both values of a pair used */
+static double rgauss(void)
+{
+    static double spare;
+    static int have;
+    if (have) {
+        have = 0;
+        return spare;
+    }
+    double r = sqrt(-2.0 * log(runit())), a = 6.283185307179586 * runit();
+    spare = r * sin(a);
+    have = 1;
+    return r * cos(a);
+}
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -88,7 +101,9 @@ struct ctx {
     struct rn_net *net;
     ptpu_model_builder *mb;
     int err;
+    int max;            /* stop after this many layers (0: all) */
 };
+#define STOP(c) ((c)->err || ((c)->max && (c)->net->nlayers >= (c)->max))
 
 static int new_tensor(struct ctx *c, int id, int h, int w, int ch)
 {
@@ -116,7 +131,7 @@ static struct rn_layer *new_layer(struct ctx *c, enum rn_kind kind, const char *
 static int conv(struct ctx *c, const char *name, int in, int cout, int k, int s, int relu,
                 double gain)
 {
-    if (c->err || in < 0)
+    if (STOP(c) || in < 0)
         return -1;
     struct rn_net *n = c->net;
     const struct rn_tensor *x = &n->t[in];
@@ -176,7 +191,7 @@ static int conv(struct ctx *c, const char *name, int in, int cout, int k, int s,
 
 static int maxpool(struct ctx *c, int in)
 {
-    if (c->err || in < 0)
+    if (STOP(c) || in < 0)
         return -1;
     struct rn_net *n = c->net;
     const struct rn_tensor *x = &n->t[in];
@@ -212,7 +227,7 @@ static int maxpool(struct ctx *c, int in)
 
 static int add(struct ctx *c, const char *name, int a, int b)
 {
-    if (c->err || a < 0 || b < 0)
+    if (STOP(c) || a < 0 || b < 0)
         return -1;
     struct rn_net *n = c->net;
     const struct rn_tensor *x = &n->t[a], *z = &n->t[b];
@@ -237,7 +252,7 @@ static int add(struct ctx *c, const char *name, int a, int b)
 
 static int gap(struct ctx *c, int in)
 {
-    if (c->err || in < 0)
+    if (STOP(c) || in < 0)
         return -1;
     struct rn_net *n = c->net;
     const struct rn_tensor *x = &n->t[in];
@@ -265,7 +280,7 @@ static int gap(struct ctx *c, int in)
 
 static int fc(struct ctx *c, int in, int cout)
 {
-    if (c->err || in < 0)
+    if (STOP(c) || in < 0)
         return -1;
     struct rn_net *n = c->net;
     const struct rn_tensor *x = &n->t[in];
@@ -293,11 +308,11 @@ static int fc(struct ctx *c, int in, int cout)
     return id;
 }
 
-int rn_build(struct rn_net *net, int size, int width_div, uint64_t seed)
+int rn_build(struct rn_net *net, int size, int width_div, int max_layers, uint64_t seed)
 {
     memset(net, 0, sizeof(*net));
     rs = seed;
-    struct ctx c = {net, NULL, 0};
+    struct ctx c = {net, NULL, 0, max_layers};
     int rc = ptpu_mb_create(&c.mb);
     if (rc)
         return rc;
@@ -343,7 +358,7 @@ int rn_build(struct rn_net *net, int size, int width_div, uint64_t seed)
 out:
     if (c.err)
         rc = c.err;
-    else if (!net->image && !rc)
+    else if (!net->image && !rc && !max_layers)
         rc = PTPU_ERR_INVALID_ARG;
     ptpu_mb_free(c.mb);
     return rc;

@@ -42,9 +42,10 @@ struct rn_net {
 };
 
 /* size: input height and width (224 for ResNet-50); width_div: channel divisor
- * (1 for ResNet-50; 4 for a small network of the same structure).  Returns 0 or a
- * negative PTPU_ERR_* (message on stderr). */
-int rn_build(struct rn_net *net, int size, int width_div, uint64_t seed);
+ * (1 for ResNet-50; 4 for a small network of the same structure); max_layers > 0:
+ * only the first max_layers layers (no model image; rn_layer_model works).  Returns
+ * 0 or a negative PTPU_ERR_* (message on stderr). */
+int rn_build(struct rn_net *net, int size, int width_div, int max_layers, uint64_t seed);
 void rn_free(struct rn_net *net);
 /* A model of layer li alone (input: its input tensor's shape and quantization);
  * conv and FC layers only.  *img is malloc'ed. */

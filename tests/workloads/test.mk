@@ -15,3 +15,40 @@ $(WL_BUILD)/resnet50: bench/resnet50.c $(WL_DEPS)
 $(WL_BUILD)/bert: bench/bert.c host/include/picotpu.h host/src/ptpu_kernels.h $(WL_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(WL_CFLAGS) $< -o $@ $(WL_LIB) $(WL_LDLIBS)
+
+WL_BINS := $(WL_BUILD)/resnet50 $(WL_BUILD)/bert
+TB_PROGS += $(WL_BINS)
+
+# make test: two ResNet-50 layers (the 7x7/2 stem and the v1.5 stride-2 3x3 of stage 2, at a
+# 56x56 input) and the BERT encoder matmuls at reduced size (sequence 32, hidden 128, 2 heads,
+# FFN 256; int8 and bf16), on ref, bit for bit against the naive kernels.
+WL_SEED = $(if $(SEED),--seed $(SEED))
+WL_RN_SMALL := --size 56 --build-layers 17 --layers conv1,s2b0.c2
+WL_BERT_SMALL := --seq 32 --hidden 128 --heads 2 --ffn 256
+TEST_TARGETS += test-workloads-resnet50 test-workloads-bert
+.PHONY: test-workloads-resnet50 test-workloads-bert check-workloads-sim
+test-workloads-resnet50: $(WL_BUILD)/resnet50
+	@$(call run_test,workloads_resnet50,$< --device ref:sim16 $(WL_RN_SMALL) $(WL_SEED))
+test-workloads-bert: $(WL_BUILD)/bert
+	@$(call run_test,workloads_bert,$< --device ref:sim16 $(WL_BERT_SMALL) $(WL_SEED))
+# The same on the RTL (build/sim/sim16/libpicotpu_sim.so); joins make test once the SoC
+# runs them.
+check-workloads-sim: $(WL_BINS)
+	@$(call run_test,workloads_resnet50_sim,$(WL_BUILD)/resnet50 --device sim:config=sim16 $(WL_RN_SMALL) $(WL_SEED))
+	@$(call run_test,workloads_bert_sim,$(WL_BUILD)/bert --device sim:config=sim16 $(WL_BERT_SMALL) $(WL_SEED))
+
+# make bench: the workloads (bench/bench.sh), then the report and plots (bench/report.py) from
+# everything recorded so far.  bench-workloads-report runs last: BENCH_TARGETS run in order.
+WL_BENCH := bench-workloads-resnet50 bench-workloads-bert bench-workloads-scaling \
+            bench-workloads-resnet50-sim bench-workloads-fmnist-sim
+BENCH_TARGETS += $(WL_BENCH) bench-workloads-report
+.PHONY: $(WL_BENCH) bench-workloads-report bench-report
+bench-workloads-%: $(WL_BINS) bench/bench.sh
+	@bench/bench.sh $*
+bench-workloads-fmnist-sim: $(FMNIST_BUILD)/eval
+bench-workloads-report:
+	@scripts/bench-collect.sh build/bench/results.jsonl build/bench/results.json
+	@python3 bench/report.py --dir build/bench
+# the report alone, from the last `make bench`
+bench-report:
+	@python3 bench/report.py --dir build/bench
