@@ -37,12 +37,12 @@ static int load_prog(struct ptpu_ref *r, const struct progen *p)
 enum {
     C_LOAD_UB, C_LOAD_WB, C_LOAD_VP, C_MM_I8, C_MM_BF, C_MM_ACC, C_MM_REUSE, C_ACT_I8,
     C_ACT_BF, C_ACT_F32, C_POOL_MAX, C_POOL_SUM, C_STORE, C_SYNC, C_PAD_ROWS, C_NEG_STRIDE,
-    C_RELU, C_TOKENS, C_CHAIN, C_NUM
+    C_RELU, C_TOKENS, C_CHAIN, C_LONG, C_NUM
 };
 static const char *cov_name[C_NUM] = {
     "load_ub", "load_wb", "load_vp", "matmul_int8", "matmul_bf16", "matmul_acc",
     "matmul_reuse", "act_int8", "act_bf16", "act_fp32", "pool_max", "pool_sum", "store",
-    "sync", "padded_rows", "negative_stride", "relu", "pop_next_compute", "chained_matmul",
+    "sync", "padded_rows", "negative_stride", "relu", "pop_next_compute", "chained_matmul", "matmul_100_rows",
 };
 
 static uint32_t word(const uint8_t *b, uint32_t pc, int w)
@@ -88,6 +88,8 @@ static uint32_t scan(const struct progen *p, uint32_t len, uint64_t *cov, int ub
                 cov[C_MM_REUSE]++;
             if (ptpu_field_get(in, PTPU_F_MATMUL_UROW) >= ub_rows / 2)   /* an ACTIVATE's rows */
                 cov[C_CHAIN]++;
+            if (ptpu_field_get(in, PTPU_F_MATMUL_ROWS) >= 100)
+                cov[C_LONG]++;
         } else if (op == PTPU_OP_ACTIVATE) {
             int out = ptpu_field_get(in, PTPU_F_ACTIVATE_OUT), pool = ptpu_field_get(in, PTPU_F_ACTIVATE_POOL);
             cov[out == PTPU_OUT_INT8 ? C_ACT_I8 : out == PTPU_OUT_BF16 ? C_ACT_BF : C_ACT_F32]++;
@@ -259,6 +261,8 @@ int main(int argc, char **argv)
         }
         for (int k = 0; k < C_NUM && !bad; k++) {
             if (!c.bf16 && (k == C_MM_BF || k == C_ACT_BF || k == C_ACT_F32 || k == C_RELU))
+                continue;
+            if (k == C_LONG && c.acc_rows < 400)   /* the ACC slots are too small */
                 continue;
             if (cov[k] == 0 && it >= 50)
                 bad = snprintf(msg, sizeof msg, "feature %s never generated", cov_name[k]);
