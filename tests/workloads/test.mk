@@ -43,7 +43,7 @@ WL_BENCH := bench-workloads-resnet50 bench-workloads-bert bench-workloads-scalin
             bench-workloads-resnet50-sim bench-workloads-fmnist-sim
 BENCH_TARGETS += $(WL_BENCH) bench-workloads-report
 .PHONY: $(WL_BENCH) bench-workloads-report bench-report
-bench-workloads-%: $(WL_BINS) bench/bench.sh
+$(WL_BENCH): bench-workloads-%: $(WL_BINS) bench/bench.sh
 	@bench/bench.sh $*
 bench-workloads-fmnist-sim: $(FMNIST_BUILD)/eval
 bench-workloads-report:
