@@ -187,6 +187,7 @@ static inline int ptpu_field_set(uint32_t *insn, int word, int lsb, int width, i
 #define PTPU_PLATFORM_MTIME_HI 0x1000000cu
 #define PTPU_PLATFORM_MTIMECMP_LO 0x10000010u
 #define PTPU_PLATFORM_MTIMECMP_HI 0x10000014u
+#define PTPU_PLATFORM_SOC_INFO 0x10000020u
 #define PTPU_MMIO_TPU_BASE 0x10001000u
 #define PTPU_TPU_ID 0x10001000u
 #define PTPU_TPU_RTL_VERSION 0x10001004u

@@ -177,6 +177,7 @@ package tpu_isa_pkg;
   localparam logic [11:0] PlatformMtimeHi = 12'h00c;
   localparam logic [11:0] PlatformMtimecmpLo = 12'h010;
   localparam logic [11:0] PlatformMtimecmpHi = 12'h014;
+  localparam logic [11:0] PlatformSocInfo = 12'h020;
   localparam logic [31:0] MmioTpuBase = 32'h10001000;
   localparam logic [11:0] TpuId = 12'h000;
   localparam logic [11:0] TpuRtlVersion = 12'h004;
