@@ -39,6 +39,7 @@ module tpu_mem_pch_ctrl #(
   // Policies
   parameter int RefreshMode = 0,    // 0: all-bank refresh, 1: per-bank refresh
   parameter int RefPostpone = 8,    // refreshes owed before one is forced (1..8)
+  parameter int RefBatch    = 4,    // all-bank: REFabs per forced sequence (1..RefPostpone)
   parameter int RowHitCap   = 16,   // accesses to a row before an older waiting conflict closes it
   parameter int CloseIdle   = 0,    // precharge a row idle for this many cycles (0: never)
   parameter int WriteHigh   = 24,   // queued writes that start a write batch
@@ -582,6 +583,12 @@ module tpu_mem_pch_ctrl #(
       owed_d = owed_d - 1'b1;
       cnt_d[tpu_mem_pkg::CntRefreshes] = cnt_d[tpu_mem_pkg::CntRefreshes] + CntWidth'(1);
     end
+    // An all-bank sequence goes on with the next REFab (tRFC later, the banks still
+    // closed) while a forced batch is not done, or while the queue stays empty: the
+    // PREA, tRP and the ACTs after the sequence are paid once for several refreshes.
+    if (refab_go && owed_d != '0 &&
+        (owed_d > 4'(RefPostpone - RefBatch) || (valid_q == '0 && !rq_v_q)))
+      rpend_d = 1'b1;
 
     // Refresh policy: all-bank refreshes when forced or when the queue has been empty for
     // 1023 cycles: gaps shorter than a few tRFC happen under load (a port waits for
@@ -864,6 +871,8 @@ module tpu_mem_pch_ctrl #(
       $fatal(1, "tpu_mem_pch_ctrl: TRtw %0d lets write data collide with read data", TRtw);
     if (RefreshMode != 0 && RefreshMode != 1) $fatal(1, "tpu_mem_pch_ctrl: RefreshMode must be 0 or 1");
     if (RefPostpone < 1 || RefPostpone > 8) $fatal(1, "tpu_mem_pch_ctrl: RefPostpone must be 1..8");
+    if (RefBatch < 1 || RefBatch > RefPostpone)
+      $fatal(1, "tpu_mem_pch_ctrl: RefBatch must be 1..RefPostpone");
     if (RowHitCap < 1) $fatal(1, "tpu_mem_pch_ctrl: RowHitCap must be at least 1");
     if (WriteLow < 0 || WriteLow >= WriteHigh || WriteHigh > Q)
       $fatal(1, "tpu_mem_pch_ctrl: need 0 <= WriteLow < WriteHigh <= QueueDepth");

@@ -46,6 +46,7 @@ module tpu_mem_sys #(
   // HBM2 policies
   parameter int RefreshMode = 0,     // 0: all-bank refresh, 1: per-bank refresh
   parameter int RefPostpone = 8,
+  parameter int RefBatch    = 4,     // all-bank: REFabs per forced refresh sequence
   parameter int RowHitCap   = 16,
   parameter int CloseIdle   = 0,
   parameter int WriteHigh   = 24,
@@ -242,7 +243,8 @@ module tpu_mem_sys #(
         .TRrdS(TRrdS), .TRrdL(TRrdL), .TFaw(TFaw), .TCcdS(TCcdS), .TCcdL(TCcdL), .TWr(TWr),
         .TRtpS(TRtpS), .TRtpL(TRtpL), .TWtrS(TWtrS), .TWtrL(TWtrL), .TRtw(TRtw),
         .TRfc(TRfc), .TRfcPb(TRfcPb), .TRrefd(TRrefd), .TRefi(TRefi),
-        .RefreshMode(RefreshMode), .RefPostpone(RefPostpone), .RowHitCap(RowHitCap),
+        .RefreshMode(RefreshMode), .RefPostpone(RefPostpone), .RefBatch(RefBatch),
+        .RowHitCap(RowHitCap),
         .CloseIdle(CloseIdle), .WriteHigh(WriteHigh), .WriteLow(WriteLow), .BankHash(BankHash)
       ) u_ctrl (
         .clk_i, .rst_ni,

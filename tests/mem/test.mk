@@ -15,7 +15,7 @@ MEM_TB_DEPS := tests/mem/mem_ref.h sim/hbm2/hbm2.h
 MEM_CFG_p1 := NumPorts=1 NumPch=1 GranBytes=256 RowBits=10 RefreshMode=0 BankHash=0
 MEM_CFG_p2 := NumPorts=2 NumPch=2 GranBytes=64 RowBits=9 RefreshMode=1 BankHash=1
 MEM_CFG_p4 := NumPorts=3 NumPch=4 GranBytes=1024 RowBits=8 RefreshMode=0 CloseIdle=64 WriteHigh=12 WriteLow=2 \
-              RowHitCap=4 QueueDepth=16 RobDepth=32 TRefi=1200 TRfc=120
+              RowHitCap=4 QueueDepth=16 RobDepth=32 TRefi=1200 TRfc=120 RefPostpone=4 RefBatch=2
 MEM_CFG_p8 := NumPorts=4 NumPch=8 RefreshMode=1
 MEM_CFG_sp := NumPorts=2 NumPch=2 GranBytes=128 Backend=1 SpramBytes=131072
 MEM_BURSTS_p1 := 300000
@@ -47,7 +47,7 @@ test-mem: $(addprefix test-mem-,$(MEM_CONFIGS)) test-mem-hbm2
 # Lint: the default configuration, the extremes, and the SPRAM backend.
 $(eval $(call lint_config,mem_default,tpu_mem_sys,$(MEM_SRCS),))
 $(eval $(call lint_config,mem_p16,tpu_mem_sys,$(MEM_SRCS),NumPorts=3 NumPch=16 RefreshMode=1 CloseIdle=64 GranBytes=32 RowBits=8 QueueDepth=16 WriteHigh=12 WriteLow=2 BankHash=0))
-$(eval $(call lint_config,mem_p1,tpu_mem_sys,$(MEM_SRCS),NumPorts=1 NumPch=1 RowHitCap=1 RefPostpone=1 QueueDepth=4 RobDepth=2 WriteHigh=2 WriteLow=0))
+$(eval $(call lint_config,mem_p1,tpu_mem_sys,$(MEM_SRCS),NumPorts=1 NumPch=1 RowHitCap=1 RefPostpone=1 RefBatch=1 QueueDepth=4 RobDepth=2 PortQueue=2 WriteHigh=2 WriteLow=0))
 $(eval $(call lint_config,mem_spram,tpu_mem_sys,$(MEM_SRCS),NumPorts=2 NumPch=1 Backend=1))
 
 # The device model on its own: every timing rule must be caught.
