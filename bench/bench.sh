@@ -99,6 +99,8 @@ scaling)
     if [ "$(res $l equal)" = 1 ]; then
       $rec resnet50.cycles "$(res $l cycles)" cycles "$c, ref estimate, one program" "$cmd"
       $rec resnet50.utilization "$(res $l utilization)" fraction "$c, ref estimate" "$cmd"
+      $rec resnet50.ref_cycles_per_s "$(awk -v c="$(res $l cycles)" -v w="$(res $l load_s)" 'BEGIN { printf "%.0f", c / w }')" \
+        cycles/s "$c ref model" "$cmd"
     fi
   done
   for c in ulx3s icebreaker; do

@@ -71,7 +71,7 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by 90 right font ",7"
-set key bottom right
+set key outside top center horizontal
 set grid ytics
 plot "{dat}" using 3:xtic(2) title "MXU rows / cycles" lc rgb "#3060c0", \\
      "" using 4 title "MACs / (N^2 cycles)" lc rgb "#e08020", \\
@@ -146,6 +146,8 @@ set logscale y
 set ylabel "cycles / s"
 set style fill solid 0.8 border -1
 set boxwidth 0.7
+set xrange [-0.6:{len(bars) - 0.4}]
+set yrange [1000:*]
 set xtics rotate by 30 right
 set grid ytics
 set bmargin 9

@@ -213,8 +213,15 @@ int main(int argc, char **argv)
             free(ref);
             free(out);
             ptpu_model_free(m);
-            if (bad)
-                break;
+            if (rc == PTPU_ERR_IO) {
+                /* the device is gone (the simulation stopped): a fresh one for the next layer */
+                ptpu_close(dev);
+                dev = NULL;
+                if (ptpu_open(uri, &dev)) {
+                    printf("FAIL resnet50: cannot reopen %s: %s\n", uri, ptpu_last_error(NULL));
+                    return 1;
+                }
+            }
         }
         printf("RESULT layers_skipped %d\n", nskip);
         printf("RESULT layers %d\nRESULT layers_cycles %llu\nRESULT layers_macs %llu\n"

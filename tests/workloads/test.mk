@@ -21,21 +21,24 @@ TB_PROGS += $(WL_BINS)
 
 # make test: two ResNet-50 layers (the 7x7/2 stem and the v1.5 stride-2 3x3 of stage 2, at a
 # 56x56 input) and the BERT encoder matmuls at reduced size (sequence 32, hidden 128, 2 heads,
-# FFN 256; int8 and bf16), on ref, bit for bit against the naive kernels.
+# FFN 256; int8 and bf16), on ref and on the RTL (sim16), bit for bit against the naive kernels.
 WL_SEED = $(if $(SEED),--seed $(SEED))
 WL_RN_SMALL := --size 56 --build-layers 17 --layers conv1,s2b0.c2
 WL_BERT_SMALL := --seq 32 --hidden 128 --heads 2 --ffn 256
-TEST_TARGETS += test-workloads-resnet50 test-workloads-bert
-.PHONY: test-workloads-resnet50 test-workloads-bert check-workloads-sim
+WL_SIM_DEPS := $(SIM_sim16_SO) $(SOC_FW)
+WL_TESTS := test-workloads-resnet50 test-workloads-bert test-workloads-resnet50-sim \
+            test-workloads-bert-sim
+TEST_TARGETS += $(WL_TESTS)
+.PHONY: $(WL_TESTS) check-workloads-sim
 test-workloads-resnet50: $(WL_BUILD)/resnet50
 	@$(call run_test,workloads_resnet50,$< --device ref:sim16 $(WL_RN_SMALL) $(WL_SEED))
 test-workloads-bert: $(WL_BUILD)/bert
 	@$(call run_test,workloads_bert,$< --device ref:sim16 $(WL_BERT_SMALL) $(WL_SEED))
-# The same on the RTL (build/sim/sim16/libpicotpu_sim.so); joins make test once the SoC
-# runs them.
-check-workloads-sim: $(WL_BINS)
-	@$(call run_test,workloads_resnet50_sim,$(WL_BUILD)/resnet50 --device sim:config=sim16 $(WL_RN_SMALL) $(WL_SEED))
-	@$(call run_test,workloads_bert_sim,$(WL_BUILD)/bert --device sim:config=sim16 $(WL_BERT_SMALL) $(WL_SEED))
+test-workloads-resnet50-sim: $(WL_BUILD)/resnet50 $(WL_SIM_DEPS)
+	@$(call run_test,workloads_resnet50_sim,$< --device sim:config=sim16 $(WL_RN_SMALL) $(WL_SEED))
+test-workloads-bert-sim: $(WL_BUILD)/bert $(WL_SIM_DEPS)
+	@$(call run_test,workloads_bert_sim,$< --device sim:config=sim16 $(WL_BERT_SMALL) $(WL_SEED))
+check-workloads-sim: test-workloads-resnet50-sim test-workloads-bert-sim
 
 # make bench: the workloads (bench/bench.sh), then the report and plots (bench/report.py) from
 # everything recorded so far.  bench-workloads-report runs last: BENCH_TARGETS run in order.
