@@ -10,6 +10,10 @@ module tpu_acc #(
   parameter int unsigned AccRows = 512,
   // 1: rows may accumulate in fp32 (bf16 MXU results); 0: int32 only.
   parameter int unsigned EnableBf16 = 1,
+  // 1: the read port has its own memory read and never waits for result rows
+  // (a second read port: duplicated RAM on FPGAs); 0: it shares the
+  // read-modify-write read and loses to result rows.
+  parameter int unsigned ReadPort = 0,
   localparam int unsigned AccAw = (AccRows > 1) ? $clog2(AccRows) : 1
 ) (
   input  logic               clk_i,
@@ -47,9 +51,24 @@ module tpu_acc #(
   logic [N*32-1:0]    old_row, new_row;
   logic               rd_pending_q;
 
-  assign rd_ready_o = !in_valid_i;
-  assign ra_en      = in_valid_i || rd_valid_i;
-  assign ra_addr    = in_valid_i ? in_addr_i : rd_addr_i;
+  logic [N*32-1:0] rd_data_q;
+  if (ReadPort != 0) begin : g_rd_port
+    assign rd_ready_o = 1'b1;
+    assign ra_en      = in_valid_i;
+    assign ra_addr    = in_addr_i;
+    always_ff @(posedge clk_i) begin
+      if (rd_valid_i) rd_data_q <= mem_q[rd_addr_i];
+    end
+    assign rd_data_o = rd_data_q;
+  end else begin : g_rd_shared
+    assign rd_ready_o = !in_valid_i;
+    assign ra_en      = in_valid_i || rd_valid_i;
+    assign ra_addr    = in_valid_i ? in_addr_i : rd_addr_i;
+    assign rd_data_o  = mem_rdata_q;
+    logic unused_rd;
+    assign unused_rd = ^rd_data_q;
+    assign rd_data_q = '0;
+  end
 
   always_ff @(posedge clk_i) begin
     if (ra_en) mem_rdata_q <= mem_q[ra_addr];
@@ -103,12 +122,11 @@ module tpu_acc #(
     end else begin
       sb_valid_q   <= in_valid_i;
       fw_valid_q   <= sb_valid_q;
-      rd_pending_q <= rd_valid_i && !in_valid_i;
+      rd_pending_q <= rd_valid_i && rd_ready_o;
     end
   end
 
   assign rd_valid_o = rd_pending_q;
-  assign rd_data_o  = mem_rdata_q;
   assign idle_o     = !sb_valid_q;
 
 endmodule

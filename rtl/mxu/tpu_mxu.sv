@@ -12,6 +12,9 @@ module tpu_mxu #(
   parameter int unsigned AccRows = 512,
   // 1: 32-bit lanes inside the array (faster simulation, see tpu_mxu_array).
   parameter int unsigned WideLanes = 0,
+  // 1: the ACC read port is a separate memory read that never waits for result
+  // rows (tpu_acc ReadPort); 0: it shares the accumulate read.
+  parameter int unsigned AccReadPort = 0,
   // Bits per element on the weight and activation streams.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   // Activation lane width inside the array (int8 minus zero point needs 9 bits).
@@ -186,7 +189,8 @@ module tpu_mxu #(
   tpu_acc #(
     .N          (N),
     .AccRows    (AccRows),
-    .EnableBf16 (EnableBf16)
+    .EnableBf16 (EnableBf16),
+    .ReadPort   (AccReadPort)
   ) u_acc (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
