@@ -18,6 +18,7 @@ module tpu_core #(
   parameter int unsigned VpuLanes   = N,        // vector-unit lanes per cycle
   parameter int unsigned IdWidth    = 4,        // AXI ID bits
   parameter int unsigned WideLanes  = 0,        // MXU: 32-bit lanes (faster simulation)
+  parameter int unsigned AccReadPort = 0,       // ACC: separate read port for ACTIVATE
   parameter int unsigned QueueDepth = 8,        // entries per instruction queue
   localparam int unsigned EW      = (EnableBf16 != 0) ? 2 : 1,  // bytes per lane
   localparam int unsigned UbBits  = N * EW * 8,
@@ -470,6 +471,7 @@ module tpu_core #(
     .EnableBf16 (EnableBf16),
     .AccRows    (AccRows),
     .WideLanes  (WideLanes),
+    .AccReadPort(AccReadPort),
     .VpuLanes   (VpuLanes)
   ) u_compute (
     .clk_i          (clk_i),

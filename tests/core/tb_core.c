@@ -1080,7 +1080,9 @@ static void t_random(core_t *c, int progs)
 /* ---------------------------------------------------------------- benchmark */
 
 /* A 256 x K x 256 int8 GEMM (C = A W), tiled: for each group of output column tiles
- * (as many as ACC holds at 256 rows each), for each of the K/N row blocks of W, load A's
+ * (as many as half of ACC holds at 256 rows each: the groups alternate between the two
+ * halves, so the MATMULs of a group run beside the ACTIVATEs of the previous one when
+ * the ACC has its own read port), for each of the K/N row blocks of W, load A's
  * column block (UB, double-buffered) and the group's weight tiles (WB, double-buffered),
  * then one MATMUL of 256 rows per output tile, accumulating in ACC; then ACTIVATE and
  * STORE each output tile.  Tokens: LOAD -> MATMUL per block, MATMUL -> LOAD to free a
@@ -1091,9 +1093,10 @@ static void bench_gemm(core_t *c, int kdim, bool record)
     tb_t *tb = c->tb;
     const int n = c->n, dim = 256, kb_n = kdim / n, jn = dim / n;
     int halves = 1;
-    while (halves < jn && (jn / halves * dim > c->acc_rows || 2 * (jn / halves) * n > c->wb_rows))
+    while (halves < jn && (2 * jn / halves * dim > c->acc_rows || 2 * (jn / halves) * n > c->wb_rows))
         halves *= 2;
     const int jh = jn / halves;
+    const int accbufs = 2 * jh * dim <= c->acc_rows ? 2 : 1;
     if (dim > c->acc_rows || 4 * dim > c->ub_rows || jh < 1 || 3 * jn > c->vp_rows ||
         c->mem_size < BENCH_AT + 0x300000u) {
         printf("# core.bench_gemm: buffers too small for 256-row tiles, not run\n");
@@ -1132,7 +1135,7 @@ static void bench_gemm(core_t *c, int kdim, bool record)
                        n, 0, 1, n, jh, 0, 1, jh};
             emit_dma(&p, PTPU_OP_LOAD, &w, PUSH_NEXT);
             for (int j = 0; j < jh; j++)
-                emit_matmul(&p, 0, kb > 0, 1, 0, slot * dim, dim, j * dim,
+                emit_matmul(&p, 0, kb > 0, 1, 0, slot * dim, dim, ((h % accbufs) * jh + j) * dim,
                             slot * jh * n + j * n,
                             (j == 0 ? POP_PREV : 0) | (j == jh - 1 ? PUSH_PREV : 0));
         }
@@ -1141,7 +1144,7 @@ static void bench_gemm(core_t *c, int kdim, bool record)
             act_t ac = {0};
             ac.lo = -128;
             ac.hi = 127;
-            ac.arow = j * dim;
+            ac.arow = ((h % accbufs) * jh + j) * dim;
             ac.urow = ubuf + (outs % 2) * dim;
             ac.vrow = 3 * jj;
             ac.count1 = dim;

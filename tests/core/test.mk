@@ -15,16 +15,16 @@ CORE_TB := tests/core/tb_core.c tests/dma/axi_mem.c host/src/ref/ptpu_ref.c host
 CORE_TB_DEPS := tests/dma/axi_mem.h host/src/ref/ptpu_ref.h host/include/picotpu_isa.h \
                 $(wildcard tests/soc/progen.h)
 
-# name:N:EnableBf16:UbRows:WbRows:AccRows:VpRows:MemKb:random programs per run
-# - N=4 bf16 with small buffers, N=16 bf16 with buffers smaller than sim16 (build and run
-# speed), N=4 int8-only (the iCEBreaker array).
-CORE_CONFIGS := c4:4:1:256:64:128:16:4096:400 \
-                c16:16:1:1024:256:512:64:4096:80 \
-                c4i:4:0:256:64:128:16:4096:400
+# name:N:EnableBf16:UbRows:WbRows:AccRows:VpRows:MemKb:random programs per run:AccReadPort
+# - N=4 bf16 with small buffers, N=16 bf16 with the sim16 buffers (the benchmark), N=4
+# int8-only (the iCEBreaker array) with the FPGA's shared ACC read port.
+CORE_CONFIGS := c4:4:1:256:64:128:16:4096:400:1 \
+                c16:16:1:4096:1024:2048:256:4096:80:1 \
+                c4i:4:0:256:64:128:16:4096:400:0
 core_f = $(word $(2),$(subst :, ,$(1)))
 core_params = N=$(call core_f,$(1),2) EnableBf16=$(call core_f,$(1),3) UbRows=$(call core_f,$(1),4) \
   WbRows=$(call core_f,$(1),5) AccRows=$(call core_f,$(1),6) VpRows=$(call core_f,$(1),7) \
-  MemKb=$(call core_f,$(1),8)
+  MemKb=$(call core_f,$(1),8) AccReadPort=$(call core_f,$(1),10)
 # The MXU's simulation settings (tests/mxu/test.mk): 32-bit lanes, big loops kept as loops.
 CORE_VFLAGS := -GWideLanes=1 --unroll-stmts 1500
 define core_config
