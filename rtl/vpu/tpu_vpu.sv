@@ -154,7 +154,6 @@ module tpu_vpu #(
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
       x_chunk[l*32 +: 32]   = in_q[(32'(k_q) * Lanes + l) * 32 +: 32];
-      acc_chunk[l*32 +: 32] = red_q[(32'(k_q) * Lanes + l) * 32 +: 32];
       bias_chunk[l*32 +: 32] = bias_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
       sh1_chunk[l*6 +: 6]   = shift_i[(32'(p0_k_q) * Lanes + l) * 32 +: 6];
       m0_chunk[l*32 +: 32]  = m0_i[(32'(p1_k_q) * Lanes + l) * 32 +: 32];
@@ -188,19 +187,23 @@ module tpu_vpu #(
     );
   end
 
-  // Partial window sums and maxima, written back chunk by chunk.
-  always_ff @(posedge clk_i) begin
-    for (int unsigned k = 0; k < C; k++) begin
-      if (in_step && k_q == KW'(k)) red_q[k*Lanes*32 +: Lanes*32] <= red_chunk;
+  // Partial window sums and maxima: a ring of C chunks that turns by one
+  // chunk per step, so the chunk being reduced is always at the bottom and
+  // the ring is back in order after each row.  Results shift into the output
+  // row the same way; it is offered when the last chunk is in.  (Rings need
+  // no chunk multiplexers.)
+  if (C > 1) begin : g_ring
+    always_ff @(posedge clk_i) begin
+      if (in_step)               red_q <= {red_chunk, red_q[N*32-1:Lanes*32]};
+      if (adv && p4_valid_q)     out_q <= {res_chunk, out_q[N*OW-1:Lanes*OW]};
+    end
+  end else begin : g_row
+    always_ff @(posedge clk_i) begin
+      if (in_step)               red_q <= red_chunk;
+      if (adv && p4_valid_q)     out_q <= res_chunk;
     end
   end
-
-  // Results gather into the output row; it is offered when the last chunk is in.
-  always_ff @(posedge clk_i) begin
-    for (int unsigned k = 0; k < C; k++) begin
-      if (adv && p4_valid_q && p4_k_q == KW'(k)) out_q[k*Lanes*OW +: Lanes*OW] <= res_chunk;
-    end
-  end
+  assign acc_chunk = red_q[Lanes*32-1:0];
 
   if (EnableBf16 != 0) begin : g_out_fp
     always_comb begin
