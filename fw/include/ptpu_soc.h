@@ -10,9 +10,8 @@
 
 #include "ptpu_isa.h"
 
-/* PLATFORM page extension of tpu_soc: bits 7:0 = memory channels with byte counters in the
- * CNT page (CH_RD_BYTES0 + 8c, CH_WR_BYTES0 + 8c).  Not in spec/picotpu.toml yet. */
-#define PTPU_PLATFORM_SOC_INFO (PTPU_MMIO_PLATFORM_BASE + 0x020u)
+/* PTPU_PLATFORM_SOC_INFO (ptpu_isa.h): bits 7:0 = memory channels with byte counters in
+ * the CNT page (CH_RD_BYTES0 + 8c, CH_WR_BYTES0 + 8c). */
 
 /* TPU page bits (docs/isa.md) */
 #define PTPU_CTRL_START 1u

@@ -425,6 +425,8 @@ module tpu_soc #(
     assign s_link_ready_o = 1'b0;
     assign m_link_valid_o = 1'b0;
     assign m_link_data_o = 8'd0;
+    logic unused_stream;
+    assign unused_stream = s_link_valid_i ^ m_link_ready_i ^ (^s_link_data_i);
   end
 
   // ================================================================ memory system

@@ -22,8 +22,6 @@ module tpu_soc_platform #(
   // Timer interrupt: mtime >= mtimecmp
   output logic        timer_irq_o
 );
-  localparam logic [11:0] SocInfo = 12'h020;  // SoC extension: bits 7:0 channels with counters
-
   logic [63:0] mtime_q, mtime_d, mtimecmp_q, mtimecmp_d;
   logic [31:0] rdata_q, rdata_d;
 
@@ -49,7 +47,7 @@ module tpu_soc_platform #(
         tpu_isa_pkg::PlatformMtimeHi:    rdata_d = mtime_q[63:32];
         tpu_isa_pkg::PlatformMtimecmpLo: rdata_d = mtimecmp_q[31:0];
         tpu_isa_pkg::PlatformMtimecmpHi: rdata_d = mtimecmp_q[63:32];
-        SocInfo:                         rdata_d = 32'(NumCh);
+        tpu_isa_pkg::PlatformSocInfo:    rdata_d = 32'(NumCh);
         default:                         rdata_d = 32'd0;
       endcase
     end

@@ -507,23 +507,16 @@ static void test_run_ctl(sdev_t *d)
     size_t fl = ptpu_link_req_run(d->frame, ++d->seq, prog, n, 0,
                                   &(struct ptpu_link_window){ all.base, all.limit, all.perm }, 1);
     req_err(d, fl, PTPU_PKT_RUN, PTPU_STATUS_BUSY, ~0u, "RUN while busy");
-    /* RESET during the run, with a WAIT pending: the WAIT ends ABORTED, then RESET answers. */
+    /* RESET during the run (the link takes one request at a time, so no WAIT is pending):
+     * the program is aborted, STATUS is IDLE, and the next program runs normally. */
     struct ptpu_link_frame f;
-    size_t wl = ptpu_link_req_wait(d->frame, ++d->seq, 0);
-    uint8_t wseq = d->seq;
-    send_raw(d, d->frame, wl);
     ptpu_sim_step(d->s, 3000);
+    CHECK(get_status(d, &s) && s.state == PTPU_STATE_RUNNING, "before RESET: state %u", s.state);
     size_t rl = ptpu_link_req_reset(d->frame, ++d->seq);
-    uint8_t rseq = d->seq;
-    send_raw(d, d->frame, rl);
-    int ev = recv_frame(d, &f, RSP_CYCLES);
-    CHECK(ev == PTPU_LINK_DEC_FRAME && ptpu_link_check_response(&f, PTPU_PKT_WAIT, wseq, NULL, NULL) == 0 &&
-              ptpu_link_parse_status(&f, &s) == 0 && s.state == PTPU_STATE_FAULT && s.fault == PTPU_FAULT_ABORTED,
-          "WAIT during RESET: event %d type 0x%02x state %u fault %u", ev, f.type, s.state, s.fault);
-    ev = recv_frame(d, &f, RSP_CYCLES);
-    CHECK(ev == PTPU_LINK_DEC_FRAME && ptpu_link_check_response(&f, PTPU_PKT_RESET, rseq, NULL, NULL) == 0,
-          "RESET response: event %d type 0x%02x", ev, f.type);
-    CHECK(get_status(d, &s) && s.state == PTPU_STATE_IDLE, "after RESET: state %u", s.state);
+    CHECK(req_ok(d, rl, PTPU_PKT_RESET, &f, RSP_CYCLES) && f.len == 0, "RESET response");
+    CHECK(get_status(d, &s) && s.state == PTPU_STATE_IDLE && s.fault == 0, "after RESET: state %u fault %u",
+          s.state, s.fault);
+    CHECK(wait_end(d, 0, &s, RSP_CYCLES) && s.state == PTPU_STATE_IDLE, "WAIT after RESET: state %u", s.state);
     alive(d, "RESET during a run");
 
     /* A resent RUN (same SEQ) gets the first response and does not start a second run. */
