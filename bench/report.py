@@ -203,14 +203,18 @@ def main():
         L += ["", f"Total (op by op): {tc:,} cycles, {tm:,} MACs, MXU utilization "
               f"{100 * tr / tc:.1f} %, MAC efficiency {100 * tm / (n * n * tc):.1f} %.", ""]
     if rtl:
+        refc = {l["name"]: int(l["cycles"]) for l in layers}
         L += ["## ResNet-50 layers on the RTL (sim16)", "",
-              "| # | layer | in | out | kernel | cycles (RTL) | MXU | wall s | cycles/s |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "Each layer a model of its own, outputs identical to the naive kernels.", "",
+              "| # | layer | in | out | kernel | cycles (RTL) | cycles (ref) | RTL/ref | MXU (RTL) | wall s | cycles/s |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
         for l in rtl:
             w = float(l["wall_s"])
+            c = int(l["cycles"])
+            rc = refc.get(l["name"], 0)
             L.append(f"| {l['layer']} | {l['name']} | {l['in']} | {l['out']} | {l['k']}x{l['k']}/{l['s']} | "
-                     f"{int(l['cycles']):,} | {100 * float(l['util']):.1f} % | {w:.1f} | "
-                     f"{int(l['cycles']) / w if w else 0:,.0f} |")
+                     f"{c:,} | {rc:,} | {c / rc if rc else 0:.3f} | {100 * float(l['util']):.1f} % | {w:.1f} | "
+                     f"{c / w if w else 0:,.0f} |")
         L.append("")
     if bert:
         L += ["## BERT-base encoder matmuls (sequence 128) and GEMM 1024^3 (sim16, ref estimate)", "",
