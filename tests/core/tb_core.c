@@ -974,13 +974,13 @@ static void t_abort(core_t *c)
 {
     tb_t *tb = c->tb;
     tb_begin(tb);
-    const int rb = c->n * c->ew;
+    const int rb = c->n * c->ew, rows = c->ub_rows < 2048 ? c->ub_rows : 2048;
     for (int it = 0; it < 4; it++) {
         prog_t p = {0};
         for (int k = 0; k < 20; k++) {
-            dma_t x = dma_rows(PTPU_BUF_UB, 0, DATA_AT, c->ub_rows, rb, rb);
+            dma_t x = dma_rows(PTPU_BUF_UB, 0, DATA_AT, rows, rb, rb);
             emit_dma(&p, PTPU_OP_LOAD, &x, 0);
-            dma_t s = dma_rows(PTPU_BUF_UB, 0, OUT_AT, c->ub_rows, rb, rb);
+            dma_t s = dma_rows(PTPU_BUF_UB, 0, OUT_AT, rows, rb, rb);
             emit_dma(&p, PTPU_OP_STORE, &s, 0);
         }
         emit_simple(&p, PTPU_OP_HALT);
@@ -1087,6 +1087,26 @@ static void t_random(core_t *c, int progs)
  * then one MATMUL of 256 rows per output tile, accumulating in ACC; then ACTIVATE and
  * STORE each output tile.  Tokens: LOAD -> MATMUL per block, MATMUL -> LOAD to free a
  * buffer, ACTIVATE -> STORE and STORE -> ACTIVATE for the two output buffers. */
+/* ACTIVATE (int8, 256 rows of ACC) and STORE of output tile j of group h. */
+static void bench_out(prog_t *p, int h, int j, int jh, int accbufs, int dim, int ubuf,
+                      uint32_t C, int outs, int n)
+{
+    int jj = h * jh + j;
+    act_t ac = {0};
+    ac.lo = -128;
+    ac.hi = 127;
+    ac.arow = ((h % accbufs) * jh + j) * dim;
+    ac.urow = ubuf + (outs % 2) * dim;
+    ac.vrow = 3 * jj;
+    ac.count1 = dim;
+    ac.count2 = 1;
+    ac.win1 = ac.win2 = 1;
+    ac.step1 = 1;
+    emit_act(p, &ac, PUSH_NEXT | (outs >= 2 ? POP_NEXT : 0));
+    dma_t st = dma_rows(PTPU_BUF_UB, ac.urow, C + (uint32_t)(jj * n), dim, n, dim);
+    emit_dma(p, PTPU_OP_STORE, &st, POP_PREV | PUSH_PREV);
+}
+
 #define BENCH_AT 0x100000u
 static void bench_gemm(core_t *c, int kdim, bool record)
 {
@@ -1123,8 +1143,11 @@ static void bench_gemm(core_t *c, int kdim, bool record)
     emit_dma(&p, PTPU_OP_LOAD, &v, 0);
     int loads = 0, outs = 0;
     const int ubuf = 2 * dim; /* A double buffer: UB rows 0..511; outputs from 512 */
-    for (int h = 0; h < halves; h++) {
-        for (int kb = 0; kb < kb_n; kb++, loads++) {
+    /* The ACTIVATE and STORE of output tile j of group h: with two ACC halves they are
+     * placed among the first row blocks of group h+1, one per block, so that each runs
+     * beside MATMULs (and holds back their tokens for a short time only). */
+    for (int h = 0; h <= halves; h++) {
+        for (int kb = 0; kb < kb_n && h < halves; kb++, loads++) {
             int slot = loads % 2;
             /* A[:, kb*n .. kb*n+n-1] -> UB rows slot*256 .. */
             dma_t a = dma_rows(PTPU_BUF_UB, slot * dim, A + (uint32_t)(kb * n), dim, n, kdim);
@@ -1135,26 +1158,18 @@ static void bench_gemm(core_t *c, int kdim, bool record)
                        n, 0, 1, n, jh, 0, 1, jh};
             emit_dma(&p, PTPU_OP_LOAD, &w, PUSH_NEXT);
             for (int j = 0; j < jh; j++)
-                emit_matmul(&p, 0, kb > 0, 1, 0, slot * dim, dim, ((h % accbufs) * jh + j) * dim,
-                            slot * jh * n + j * n,
+                emit_matmul(&p, 0, kb > 0, 1, 0, slot * dim, dim,
+                            ((h % accbufs) * jh + j) * dim, slot * jh * n + j * n,
                             (j == 0 ? POP_PREV : 0) | (j == jh - 1 ? PUSH_PREV : 0));
+            if (h == 0 || accbufs == 1 || kb >= jh)
+                continue;
+            bench_out(&p, h - 1, kb, jh, accbufs, dim, ubuf, C, outs++, n);
         }
-        for (int j = 0; j < jh; j++, outs++) {
-            int jj = h * jh + j;
-            act_t ac = {0};
-            ac.lo = -128;
-            ac.hi = 127;
-            ac.arow = ((h % accbufs) * jh + j) * dim;
-            ac.urow = ubuf + (outs % 2) * dim;
-            ac.vrow = 3 * jj;
-            ac.count1 = dim;
-            ac.count2 = 1;
-            ac.win1 = ac.win2 = 1;
-            ac.step1 = 1;
-            emit_act(&p, &ac, PUSH_NEXT | (outs >= 2 ? POP_NEXT : 0));
-            dma_t st = dma_rows(PTPU_BUF_UB, ac.urow, C + (uint32_t)(jj * n), dim, n, dim);
-            emit_dma(&p, PTPU_OP_STORE, &st, POP_PREV | PUSH_PREV);
-        }
+        if (h == 0)
+            continue;
+        int from = (h < halves && accbufs == 2) ? jh : 0;
+        for (int j = from; j < jh; j++)
+            bench_out(&p, h - 1, j, jh, accbufs, dim, ubuf, C, outs++, n);
     }
     emit_simple(&p, PTPU_OP_HALT);
     prog_store(c, &p, PROG_AT);
