@@ -935,6 +935,32 @@ static void t_faults(core_t *c)
         run_both(c, &p, win, nwin, what, expect, (uint32_t)fpc);
         free(p.v);
     }
+    /* A program that runs off the end of device memory: the fetch gets DECERR, a
+     * BUS_ERROR at the first pc outside memory with its address (the ref model refuses
+     * such a program, so this one is checked against the expectation only). */
+    {
+        prog_t p = {0};
+        dma_t s = dma_rows(PTPU_BUF_UB, 0, OUT_AT + 0x200u, 4, rb, rb);
+        emit_dma(&p, PTPU_OP_STORE, &s, 0);
+        emit_simple(&p, PTPU_OP_SYNC);
+        uint32_t at = (uint32_t)c->mem_size - 64u;
+        prog_store(c, &p, at);
+        memset(c->mem + OUT_AT + 0x200u, 0xa5, 4u * (uint32_t)rb);
+        result_t r;
+        set_timing(c, true);
+        if (rtl_run(c, at, 6, win_all, 2, &r, 0)) {
+            tb_check(tb, r.state == PTPU_STATE_FAULT && r.fault == PTPU_FAULT_BUS_ERROR &&
+                         r.pc == 2 && r.addr == (uint32_t)c->mem_size,
+                     "fetch past memory: state %d fault %s pc %u addr 0x%x", r.state,
+                     fault_name(r.fault), r.pc, r.addr);
+            tb_check(tb, r.cnt[PTPU_CNT_STORE_INSNS] == 1, "fetch past memory: STORE not done");
+            bool stored = false;
+            for (int i = 0; i < 4 * rb; i++)
+                stored |= c->mem[OUT_AT + 0x200u + (uint32_t)i] != 0xa5;
+            tb_check(tb, stored, "fetch past memory: the STORE before the fault left no trace");
+        }
+        free(p.v);
+    }
     /* Each static BAD_FIELD rule and BUF_RANGE rule against ref, one instruction each. */
     for (int k = 0; k < 60; k++) {
         prog_t p = {0};
