@@ -48,7 +48,12 @@ resnet50-sim)
     l=$out/resnet50-sim-full.log
     run $l timeout $simto $cmd || true
     eq=$(res $l equal); eq=${eq:-0}
-    $rec resnet50.ref_equal "$eq" bool "sim16 RTL, whole network (logits = naive kernels = ref)" "$cmd"
+    if [ -n "$(res $l wall_s)" ]; then
+      $rec resnet50.ref_equal "$eq" bool "sim16 RTL, whole network (logits = naive kernels = ref)" "$cmd"
+    else   # the run did not complete: say why (the simulator's last message)
+      why=$( { tr '\r' '\n' < $l | grep -oE '(picotpu_sim: |%Error: ).*'; tr '\r' '\n' < $l | grep -oE 'sim: the .*'; } | head -1 | cut -c1-160)
+      $rec resnet50.ref_equal 0 bool "sim16 RTL, whole network: the run did not complete ($why)" "$cmd"
+    fi
     if [ -n "$(res $l wall_s)" ]; then
       $rec resnet50.sim_wall_s "$(res $l wall_s)" s "sim16 RTL, whole network, model resident (backdoor)" "$cmd"
       $rec resnet50.sim_load_s "$(res $l load_s)" s "sim16 RTL, compile + backdoor upload" "$cmd"
