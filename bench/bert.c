@@ -5,7 +5,8 @@
  * the naive kernels (host/src/ptpu_kernels.h).
  *
  *   bert [--device URI] [--seq S] [--hidden H] [--heads A] [--ffn F] [--seed N]
- *        [--dtype int8|bf16|both] [--gemm M] [--no-check] [--tsv FILE]
+ *        [--dtype int8|bf16|both|none] [--gemm M] [--only NAME,...] [--no-check]
+ *        [--tsv FILE]
  *
  * Shapes (M x N x K, BERT-base at S = 128: H = 768, A = 12, F = 3072):
  *   qkv    S x 3H x H        (Q, K and V projections as one GEMM)
@@ -16,7 +17,8 @@
  *   ffn2   S x H x F
  * The per-head matmuls run once and count A times (same shape, same program).
  * --gemm M adds an int8 M x M x M GEMM (gemm1024 at M = 1024).  Utilization =
- * MXU rows / cycles summed over the layer's matmuls.  Prints "RESULT key value".
+ * MXU rows / cycles summed over the layer's matmuls (--only: over the named ones, for
+ * slow devices).  Prints "RESULT key value".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +116,7 @@ static int run(ptpu_device *dev, int bf16, int n, const struct mm *s, int check,
 
 int main(int argc, char **argv)
 {
-    const char *uri = "ref", *tsv = NULL, *dt = "both";
+    const char *uri = "ref", *tsv = NULL, *dt = "both", *only = NULL;
     int S = 128, H = 768, A = 12, F = 3072, check = 1, gemm = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
@@ -133,14 +135,16 @@ int main(int argc, char **argv)
             dt = argv[++i];
         else if (!strcmp(argv[i], "--gemm") && i + 1 < argc)
             gemm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
         else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
             tsv = argv[++i];
         else if (!strcmp(argv[i], "--no-check"))
             check = 0;
         else {
             fprintf(stderr, "usage: bert [--device URI] [--seq S] [--hidden H] [--heads A] "
-                            "[--ffn F] [--seed N] [--dtype int8|bf16|both] [--gemm M] "
-                            "[--no-check] [--tsv FILE]\n");
+                            "[--ffn F] [--seed N] [--dtype int8|bf16|both|none] [--gemm M] "
+                            "[--only NAME,...] [--no-check] [--tsv FILE]\n");
             return 2;
         }
     }
@@ -169,7 +173,8 @@ int main(int argc, char **argv)
            "cycles", "MXU rows", "util");
     int bad = 0;
     for (int d = 0; d < 2; d++) {
-        if ((d == 0 && !strcmp(dt, "bf16")) || (d == 1 && !strcmp(dt, "int8")))
+        if ((d == 0 && !strcmp(dt, "bf16")) || (d == 1 && !strcmp(dt, "int8")) ||
+            !strcmp(dt, "none"))
             continue;
         if (d == 1 && !info.bf16) {
             printf("# %s has no bf16: skipped\n", info.config);
@@ -179,6 +184,8 @@ int main(int argc, char **argv)
         uint64_t cyc = 0, rows = 0;
         for (size_t i = 0; i < sizeof(layer) / sizeof(layer[0]); i++) {
             const struct mm *s = &layer[i];
+            if (only && !strstr(only, s->name))
+                continue;
             struct ptpu_counters c;
             double wall;
             int rc = run(dev, d, info.n, s, check, &c, &wall);
