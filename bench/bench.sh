@@ -7,6 +7,7 @@
 #                                network with WL_SIM_FULL=1; equality, wall time
 #   bench/bench.sh bert          BERT-base matmuls int8/bf16 and GEMM 1024^3 on ref:sim16
 #   bench/bench.sh scaling       ResNet-50 on ref:sim32, sim128; layers on ulx3s, icebreaker
+#   bench/bench.sh bert-sim      BERT proj/scores/attnv and GEMM 1024^3 on the RTL (sim16)
 #   bench/bench.sh fmnist-sim    Fashion-MNIST, 500 test images on the RTL (tests/fmnist/bench.sh)
 # Logs and TSV files in build/bench/.  WL_SIM_TIMEOUT (s, default 1800) bounds each RTL run.
 set -eu -o pipefail
@@ -119,10 +120,28 @@ scaling)
     fi
   done
   ;;
+bert-sim)
+  if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
+  cmd="$bin/bert --device sim:config=sim16 --only proj,scores,attnv --tsv $out/bert-sim-sim16.tsv"
+  l=$out/bert-sim-sim16.log
+  run $l timeout $simto $cmd || true
+  for d in int8 bf16; do
+    if [ -n "$(res $l ${d}_utilization)" ]; then
+      $rec bert.rtl_utilization "$(res $l ${d}_utilization)" fraction "$d, sim16 RTL, BERT proj 128x768x768 + 12 x scores + 12 x attnv" "$cmd"
+    fi
+  done
+  cmd="$bin/bert --device sim:config=sim16 --dtype none --gemm 1024 --tsv $out/gemm-sim-sim16.tsv"
+  l=$out/gemm-sim-sim16.log
+  run $l timeout $simto $cmd || true
+  if [ -n "$(res $l gemm_utilization)" ]; then
+    $rec gemm1024.utilization "$(res $l gemm_utilization)" fraction "int8 1024^3, sim16 RTL" "$cmd"
+    $rec gemm1024.cycles "$(res $l gemm_cycles)" cycles "int8 1024^3, sim16 RTL" "$cmd"
+  fi
+  ;;
 fmnist-sim)
   if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
   timeout $simto tests/fmnist/bench.sh sim 500 || echo "bench: fmnist on sim failed or timed out"
   ;;
 *)
-  echo "usage: $0 resnet50|resnet50-sim|bert|scaling|fmnist-sim" >&2; exit 2;;
+  echo "usage: $0 resnet50|resnet50-sim|bert|bert-sim|scaling|fmnist-sim" >&2; exit 2;;
 esac

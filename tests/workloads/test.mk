@@ -43,7 +43,7 @@ check-workloads-sim: test-workloads-resnet50-sim test-workloads-bert-sim
 # make bench: the workloads (bench/bench.sh), then the report and plots (bench/report.py) from
 # everything recorded so far.  bench-workloads-report runs last: BENCH_TARGETS run in order.
 WL_BENCH := bench-workloads-resnet50 bench-workloads-bert bench-workloads-scaling \
-            bench-workloads-resnet50-sim bench-workloads-fmnist-sim
+            bench-workloads-resnet50-sim bench-workloads-bert-sim bench-workloads-fmnist-sim
 BENCH_TARGETS += $(WL_BENCH) bench-workloads-report
 .PHONY: $(WL_BENCH) bench-workloads-report bench-report
 $(WL_BENCH): bench-workloads-%: $(WL_BINS) bench/bench.sh
