@@ -61,6 +61,7 @@ resnet50-sim)
       $rec resnet50.rtl_cycles "$(res $l cycles)" cycles "sim16 RTL, one program" "$cmd"
       $rec resnet50.rtl_utilization "$(res $l utilization)" fraction "sim16 RTL, one program" "$cmd"
       $rec resnet50.sim_cycles_per_s "$(res $l cycles_per_s)" cycles/s "sim16 (whole network)" "$cmd"
+      $rec resnet50.sim_cpu_s "$(res $l cpu_s)" CPU-s "sim16 RTL, whole network, process CPU time" "$cmd"
     fi
     exit 0
   fi
@@ -84,6 +85,11 @@ EOF
     $rec resnet50.rtl_over_ref_cycles "$ratio" ratio "sim16, layer subset: RTL cycles / ref estimate" "$cmd"
     $rec resnet50.sim_cycles_per_s "$cps" cycles/s "sim16 (ResNet-50 layer subset)" "$cmd"
     $rec resnet50.sim_wall_s "$ext_wall" s "sim16 RTL, EXTRAPOLATED from the layer subset ($ext_cyc cycles at the subset's speed)" "$cmd"
+    cs=$(res $l layers_cpu_s)
+    if [ -n "$cs" ] && [ "$cs" != 0.000 ]; then
+      $rec resnet50.sim_cycles_per_cpu_s "$(awk -v c="$(res $l layers_cycles)" -v s="$cs" 'BEGIN { printf "%.0f", c / s }')" \
+        cycles/CPU-s "sim16 (ResNet-50 layer subset, process CPU time)" "$cmd"
+    fi
   fi
   ;;
 bert)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "picotpu.h"
@@ -31,6 +32,15 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CPU seconds of this process (the sim backend simulates in process) */
+static double cpu(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
+           (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
 }
 
 static const char *kind_name(enum rn_kind k)
@@ -163,7 +173,7 @@ int main(int argc, char **argv)
     if (layers) {
         /* layer by layer, each a model of its own */
         uint64_t cyc = 0, rows = 0, macs = 0;
-        double wall = 0;
+        double wall = 0, cpu_s = 0;
         int nl = 0, nskip = 0;
         for (int i = 0; i < net.nlayers; i++) {
             const struct rn_layer *l = &net.l[i];
@@ -186,10 +196,11 @@ int main(int argc, char **argv)
             struct ptpu_counters c;
             double a = now();
             rc = ptpu_model_start(dev, m, net.t[l->in].q);
-            double b = now();
+            double b = now(), cb = cpu();
             if (!rc)
                 rc = ptpu_model_wait(dev, m, out, &c);
             double e = now();
+            cpu_s += cpu() - cb;
             struct ptpu_op_info oi;
             ptpu_model_op_info(m, 0, &oi);
             if (keep && (rc == PTPU_ERR_RANGE || rc == PTPU_ERR_NO_MEM)) {
@@ -223,7 +234,7 @@ int main(int argc, char **argv)
                 }
             }
         }
-        printf("RESULT layers_skipped %d\n", nskip);
+        printf("RESULT layers_skipped %d\nRESULT layers_cpu_s %.3f\n", nskip, cpu_s);
         printf("RESULT layers %d\nRESULT layers_cycles %llu\nRESULT layers_macs %llu\n"
                "RESULT layers_utilization %.4f\nRESULT layers_wall_s %.3f\n"
                "RESULT layers_cycles_per_s %.0f\nRESULT layers_equal %d\n",
@@ -276,10 +287,11 @@ int main(int argc, char **argv)
             memset(out, 0, sizeof(out));
             a = now();
             rc = ptpu_model_start(dev, m, net.input);
-            double b = now();
+            double b = now(), cb = cpu();
             if (!rc)
                 rc = ptpu_model_wait(dev, m, out, &c);
-            double e = now();
+            double e = now(), ce = cpu();
+            printf("RESULT cpu_s %.3f\n", ce - cb);
             int eq = !rc && !memcmp(out, ref, sizeof(ref));
             if (!rc)
                 printf("RESULT cycles %llu\nRESULT utilization %.4f\nRESULT load_s %.3f\n"
