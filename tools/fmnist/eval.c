@@ -111,6 +111,7 @@ int main(int argc, char **argv)
 
     int ok_f = 0, ok_q = 0, agree = 0, ok_d = 0, dev_same = 0, dev_agree = 0, first_diff = -1;
     uint64_t cycles = 0, mxu_rows = 0;
+    char dev_fail[600] = "";
     int conf[FM_CLASSES][FM_CLASSES];
     memset(conf, 0, sizeof(conf));
     int8_t qin[FM_PIXELS], qout[FM_CLASSES], dout[FM_CLASSES];
@@ -131,9 +132,11 @@ int main(int argc, char **argv)
             memset(&cnt, 0, sizeof(cnt));
             rc = ptpu_model_run(dev, m, qin, dout, &cnt);
             if (rc) {
-                printf("FAIL fmnist eval: image %d on %s: %s (%s)\n", i, uri, ptpu_error_name(rc),
-                       ptpu_last_error(dev));
-                return 1;
+                /* report the images done so far, then fail */
+                snprintf(dev_fail, sizeof(dev_fail), ": image %d on %s: %s (%s)", i, uri,
+                         ptpu_error_name(rc), ptpu_last_error(dev));
+                count = i;
+                break;
             }
             cycles += cnt.c[PTPU_CNT_CYCLES];
             mxu_rows += cnt.c[PTPU_CNT_MXU_ROWS];
@@ -155,6 +158,10 @@ int main(int argc, char **argv)
             ok_f += pf == lab;
             agree += pf == pq;
         }
+    }
+    if (count == 0) {
+        printf("FAIL fmnist eval%s\n", dev_fail);
+        return 1;
     }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     double acc_q = 100.0 * ok_q / count, acc_f = 100.0 * ok_f / count;
@@ -200,7 +207,7 @@ int main(int argc, char **argv)
     }
     int pass = 1;
     if (is_test) {
-        char why[256] = "";
+        char why[700] = "";
         if (max_drop >= 0.0 && acc_f - acc_q > max_drop) {
             pass = 0;
             snprintf(why, sizeof(why), ": int8 is %.2f points below float (limit %.2f)",
@@ -210,7 +217,10 @@ int main(int argc, char **argv)
             pass = 0;
             snprintf(why, sizeof(why), ": int8 accuracy below %.2f %%", min_int8);
         }
-        if (dev && dev_same != count) {
+        if (dev_fail[0]) {
+            pass = 0;
+            snprintf(why, sizeof(why), "%s", dev_fail);
+        } else if (dev && dev_same != count) {
             pass = 0;
             snprintf(why, sizeof(why), ": %s differs from the naive kernels on %d images "
                      "(first: image %d)", uri, count - dev_same, first_diff);
