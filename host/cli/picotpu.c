@@ -7,6 +7,8 @@
  *                                                         "random")
  *   picotpu [--device URI] [--trace FILE] gemm M N K [bf16]
  *   picotpu [--device URI] [--trace FILE] bench
+ *   picotpu [--device URI] classify MODEL INPUTS [--labels FILE] [--count N] [--offset K]
+ *                                   [--classes A,B,...] [--json FILE]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,12 @@ static int usage(void)
             "                       host's naive kernels\n"
             "  gemm M N K [bf16]    a random int8 (or bf16) GEMM: cycles, MXU utilization, check\n"
             "  bench                standard GEMM and convolution shapes\n"
+            "  classify MODEL INPUTS [--labels FILE] [--count N] [--offset K]\n"
+            "           [--classes A,B,...] [--json FILE]\n"
+            "                       run the inputs (raw int8, back to back) one by one: per\n"
+            "                       input the argmax (and label), then accuracy, cycles per\n"
+            "                       input, MXU utilization; every output checked against the\n"
+            "                       naive kernels\n"
             "URI: ref, ref:config=NAME, sim[:config=NAME,trace=FILE], usb[:serial=S]\n");
     return 2;
 }
@@ -272,6 +280,187 @@ static int cmd_run(ptpu_device *dev, const char *path, const char *input)
     return bad;
 }
 
+static double wall_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int argmax8(const int8_t *y, size_t n)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (y[i] > y[best])
+            best = i;
+    return (int)best;
+}
+
+/* The name of class k from a comma-separated list, or its number. */
+static const char *class_name(const char *list, int k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", k);
+    for (const char *p = list; p && *p; k--) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (k == 0) {
+            snprintf(buf, len, "%.*s", (int)n, p);
+            break;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return buf;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int cmd_classify(ptpu_device *dev, int argc, char **argv)
+{
+    const char *model = NULL, *inputs = NULL, *labels = NULL, *classes = NULL, *json = NULL;
+    long count = -1, offset = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--labels") && i + 1 < argc)
+            labels = argv[++i];
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+            count = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--offset") && i + 1 < argc)
+            offset = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--classes") && i + 1 < argc)
+            classes = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json = argv[++i];
+        else if (argv[i][0] != '-' && !model)
+            model = argv[i];
+        else if (argv[i][0] != '-' && !inputs)
+            inputs = argv[i];
+        else
+            return usage();
+    }
+    if (!model || !inputs || offset < 0)
+        return usage();
+    ptpu_model *m;
+    int rc = ptpu_model_load(model, &m);
+    if (rc)
+        return fail(NULL, rc, "load");
+    struct ptpu_shape si, so;
+    ptpu_model_io(m, &si, &so);
+    size_t ni = (size_t)si.h * si.w * si.c, no = (size_t)so.h * so.w * so.c;
+    size_t len = 0, nlab = 0;
+    uint8_t *x = read_file(inputs, &len), *lab = labels ? read_file(labels, &nlab) : NULL;
+    int8_t *y = malloc(no), *ref = malloc(no);
+    int ret = 1;
+    if (!x || (labels && !lab) || !y || !ref) {
+        fprintf(stderr, "picotpu: cannot read %s\n", !x ? inputs : labels);
+        goto out;
+    }
+    long avail = (long)(len / ni) - offset;
+    if (count < 0 || count > avail)
+        count = avail;
+    if (count <= 0 || len % ni) {
+        fprintf(stderr, "picotpu: %s: %zu bytes is not a whole number of %dx%dx%d inputs "
+                "beyond %ld\n", inputs, len, si.h, si.w, si.c, offset);
+        goto out;
+    }
+    if (lab && nlab < (size_t)(offset + count)) {
+        fprintf(stderr, "picotpu: %s: %zu labels for %ld inputs\n", labels, nlab,
+                offset + count);
+        goto out;
+    }
+    struct ptpu_device_info di;
+    ptpu_device_info(dev, &di);
+    printf("%ld inputs of %s on %s (%s, %dx%d array)\n", count, model, di.backend, di.config,
+           di.n, di.n);
+    long correct = 0, same = 0;
+    uint64_t cycles = 0, rows = 0;
+    double t0 = wall_s();
+    for (long k = 0; k < count; k++) {
+        const int8_t *in = (const int8_t *)x + (size_t)(offset + k) * ni;
+        struct ptpu_counters c;
+        double t = wall_s();
+        /* the whole model as one program (SYNC between the layers): one RUN per input */
+        rc = ptpu_model_start(dev, m, in);
+        if (!rc)
+            rc = ptpu_model_wait(dev, m, y, &c);
+        if (rc) {
+            fail(dev, rc, "run");
+            goto out;
+        }
+        t = wall_s() - t;
+        ptpu_model_run_host(m, in, ref);
+        int eq = !memcmp(y, ref, no), p = argmax8(y, no);
+        same += eq;
+        cycles += c.c[PTPU_CNT_CYCLES];
+        rows += c.c[PTPU_CNT_MXU_ROWS];
+        char a[32], b[32];
+        printf("input %5ld  predicted %-12s", offset + k, class_name(classes, p, a, sizeof(a)));
+        if (lab) {
+            int l = lab[offset + k];
+            correct += p == l;
+            printf(" label %-12s %-5s", class_name(classes, l, b, sizeof(b)),
+                   p == l ? "ok" : "WRONG");
+        }
+        printf(" %8llu cycles  MXU %4.1f %%  %5.2f s%s\n",
+               (unsigned long long)c.c[PTPU_CNT_CYCLES], 100.0 * c.utilization, t,
+               eq ? "" : "  OUTPUT DIFFERS FROM THE NAIVE KERNELS");
+        fflush(stdout);
+    }
+    double wall = wall_s() - t0, acc = lab ? (double)correct / (double)count : 0.0;
+    double cpi = (double)cycles / (double)count, util = cycles ? (double)rows / (double)cycles : 0;
+    if (lab)
+        printf("accuracy            %.2f %% (%ld of %ld)\n", 100.0 * acc, correct, count);
+    printf("cycles per input    %.0f\n", cpi);
+    printf("MXU utilization     %.1f %%\n", 100.0 * util);
+    printf("outputs identical to the naive kernels: %ld of %ld\n", same, count);
+    printf("wall time           %.1f s (%.2f s per input, %.0f simulated cycles/s)\n", wall,
+           wall / (double)count, (double)cycles / wall);
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) {
+            fprintf(stderr, "picotpu: cannot write %s\n", json);
+            goto out;
+        }
+        char accs[32] = "null";
+        if (lab)
+            snprintf(accs, sizeof(accs), "%.4f", acc);
+        fprintf(f, "{\"inputs\": %ld, \"accuracy\": %s, \"correct\": %ld, \"cycles_per_input\": "
+                "%.1f, \"utilization\": %.4f, \"identical\": %ld, \"wall_s\": %.2f, "
+                "\"device\": \"%s\", \"config\": \"%s\"}\n",
+                count, accs, correct, cpi, util, same, wall, di.backend, di.config);
+        fclose(f);
+    }
+    ret = same != count;
+out:
+    free(x);
+    free(lab);
+    free(y);
+    free(ref);
+    ptpu_model_free(m);
+    return ret;
+}
+
 int main(int argc, char **argv)
 {
     const char *uri = "ref", *trace = NULL;
@@ -302,6 +491,8 @@ int main(int argc, char **argv)
                                                         !strcmp(argv[i + 3], "bf16"))) &&
              atoi(argv[i]) > 0 && atoi(argv[i + 1]) > 0 && atoi(argv[i + 2]) > 0)
         ret = cmd_gemm(dev, atoi(argv[i]), atoi(argv[i + 1]), atoi(argv[i + 2]), i + 4 == argc);
+    else if (!strcmp(cmd, "classify"))
+        ret = cmd_classify(dev, argc - i, argv + i);
     else if (!strcmp(cmd, "bench") && i == argc)
         ret = cmd_bench(dev);
     else

@@ -2,9 +2,10 @@
 /*
  * ptpu_backend_link.c - a device behind the link protocol (docs/isa.md "Link
  * protocol"), over any byte transport: the sim backend's simulated link port,
- * the usb backend's UART, or a test device.  Requests are resent after a NAK,
- * a bad CRC or a time-out (RUN with the same SEQ, which the firmware answers
- * without starting the program again).
+ * the usb backend's UART, or a test device.  Requests go through the retry helper
+ * of ptpu_link.h (the host rules of docs/link.md): resent after a NAK with their SEQ
+ * once the line is quiet, or after a time-out (RUN with the same SEQ, which the
+ * firmware answers without starting the program again).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,87 +13,95 @@
 #include "ptpu_link.h"
 #include "ptpu_runtime.h"
 
-#define RETRIES 5
+#define ATTEMPTS 6
 
 struct linkbe {
     struct ptpu_xport x;
-    struct ptpu_link_dec dec;
+    struct ptpu_link_host h;    /* the retry rules of docs/link.md ("Host rules") */
+    uint64_t now;               /* transport time, counted in silent waits */
     uint8_t seq;
     uint8_t *tx;
     size_t max_payload;
-    uint32_t mem_kb;
-    uint64_t naks, resends;
 };
 
-/* One request, its response in *f (payload valid until the next request). */
+/* One request, its response in *f (payload valid until the next request).  The retry
+ * helper decides: a NAK with our SEQ resends once the line has been quiet, NAKs and
+ * responses with other SEQs are ignored, a damaged response is waited out until the
+ * time-out, which resends.  budget: the longest wait for the response (WAIT), 0 for the
+ * transport's time-out; with a long budget, bytes that arrive without completing the
+ * request (a damaged response) shorten it to the time-out after the last of them. */
 static int request(struct ptpu_device *dev, uint8_t type, const uint8_t *frame, size_t flen,
                    uint64_t budget, struct ptpu_link_frame *f)
 {
     struct linkbe *b = dev->be;
+    struct ptpu_link_host *h = &b->h;
+    uint64_t tmo = budget ? budget : b->x.timeout;
     uint8_t buf[512];
-    for (int attempt = 0; attempt <= RETRIES; attempt++) {
-        if (attempt)
-            b->resends++;
-        int rc = b->x.send(b->x.ctx, frame, flen);
-        if (rc)
-            return ptpu_dev_fail(dev, PTPU_ERR_IO, "link: send failed (%d)", rc);
-        uint64_t waited = 0;
-        int resend = 0;
-        while (!resend) {
-            uint64_t slice = budget ? budget - waited : b->x.timeout;
-            if (budget && waited >= budget)
-                break;
-            long n = b->x.recv(b->x.ctx, buf, sizeof(buf), slice);
-            if (n < 0)
-                return ptpu_dev_fail(dev, (int)n, "link: receive failed");
-            if (n == 0) {
-                waited += slice;
-                if (!budget || waited >= budget) {
-                    ptpu_link_dec_reset(&b->dec);
-                    break;              /* time-out: resend */
-                }
-                continue;
-            }
-            size_t off = 0;
-            while (off < (size_t)n) {
-                size_t used;
-                int ev = ptpu_link_dec_feed(&b->dec, buf + off, (size_t)n - off, &used, f);
-                off += used;
-                if (ev == PTPU_LINK_DEC_BAD_CRC || ev == PTPU_LINK_DEC_BAD_LENGTH) {
-                    resend = 1;          /* our response was damaged: ask again */
-                    break;
-                }
-                if (ev != PTPU_LINK_DEC_FRAME)
-                    continue;
-                uint32_t st = 0, det = 0;
-                switch (ptpu_link_check_response(f, type, b->seq, &st, &det)) {
-                case PTPU_LINK_RESP_OK:
-                    return 0;
-                case PTPU_LINK_RESP_ERR:
-                    return ptpu_dev_fail(dev, st == PTPU_STATUS_BUSY ? PTPU_ERR_BUSY
-                                                                    : PTPU_ERR_DEVICE,
-                                         "link: request 0x%02x rejected: status %u, detail 0x%x",
-                                         type, st, det);
-                case PTPU_LINK_RESP_NAK:
-                    b->naks++;
-                    resend = 1;
-                    break;
-                default:
-                    if (f->seq == b->seq && f->type != PTPU_PKT_NAK)
-                        return ptpu_dev_fail(dev, PTPU_ERR_PROTOCOL,
-                                             "link: unexpected response type 0x%02x (flags 0x%x, "
-                                             "%u bytes) to request 0x%02x",
-                                             f->type, f->flags, f->len, type);
-                    break;              /* a stale response: ignore */
-                }
-                if (resend)
-                    break;
-            }
+    uint64_t rx = 0;            /* bytes received since the last send */
+    uint64_t stale0 = h->stale;
+    int st = ptpu_link_host_request(h, frame, flen);
+    if (st < 0)
+        return ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "out of memory");
+    while (st == PTPU_LINK_HOST_SEND || st == PTPU_LINK_HOST_WAIT) {
+        if (st == PTPU_LINK_HOST_SEND) {
+            int rc = b->x.send(b->x.ctx, h->frame, h->frame_len);
+            if (rc)
+                return ptpu_dev_fail(dev, PTPU_ERR_IO, "link: send failed (%d)", rc);
+            b->now += 1;
+            ptpu_link_host_sent(h, b->now);
+            h->timeout = tmo;
+            st = h->state;
+            rx = 0;
         }
+        uint64_t end = h->sent_at + h->timeout;
+        if (h->nak_pending && h->last_rx + h->quiet < end)
+            end = h->last_rx + h->quiet;
+        uint64_t slice = end > b->now ? end - b->now : 1;
+        long n = b->x.recv(b->x.ctx, buf, sizeof(buf), slice);
+        if (n < 0)
+            return ptpu_dev_fail(dev, (int)n, "link: receive failed");
+        if (n > 0) {
+            st = ptpu_link_host_rx(h, buf, (size_t)n, b->now);
+            rx += (uint64_t)n;
+            if (st == PTPU_LINK_HOST_WAIT && tmo > b->x.timeout &&
+                b->now - h->sent_at + b->x.timeout < h->timeout)
+                h->timeout = b->now - h->sent_at + b->x.timeout;
+            /* a device that babbles without answering times out too */
+            if (st == PTPU_LINK_HOST_WAIT && rx > 4 * (PTPU_LINK_MAX_LEN + PTPU_LINK_OVERHEAD))
+                h->timeout = b->now - h->sent_at;
+        } else {
+            b->now += slice;
+        }
+        if (st == PTPU_LINK_HOST_WAIT)
+            st = ptpu_link_host_poll(h, b->now);
     }
-    return ptpu_dev_fail(dev, PTPU_ERR_TIMEOUT,
-                         "link: no good response to request 0x%02x after %d attempts", type,
-                         RETRIES + 1);
+    if (st == PTPU_LINK_HOST_FAILED && h->stale > stale0)
+        return ptpu_dev_fail(dev, PTPU_ERR_PROTOCOL,
+                             "link: %d attempts of request 0x%02x got %llu frames that answer "
+                             "no request of ours (garbled or from another protocol)", h->attempts,
+                             type, (unsigned long long)(h->stale - stale0));
+    if (st == PTPU_LINK_HOST_FAILED)
+        return ptpu_dev_fail(dev, PTPU_ERR_TIMEOUT,
+                             "link: no good response to request 0x%02x after %d attempts "
+                             "(%llu NAKs, %llu time-outs)", type, h->attempts,
+                             (unsigned long long)h->naks, (unsigned long long)h->timeouts);
+    *f = h->resp;
+    switch (h->resp_kind) {
+    case PTPU_LINK_RESP_OK:
+        return 0;
+    case PTPU_LINK_RESP_ERR:
+        return ptpu_dev_fail(dev, h->status == PTPU_STATUS_BUSY ? PTPU_ERR_BUSY : PTPU_ERR_DEVICE,
+                             "link: request 0x%02x rejected: status %u, detail 0x%x", type,
+                             h->status, h->detail);
+    case PTPU_LINK_RESP_NAK:
+        return ptpu_dev_fail(dev, PTPU_ERR_PROTOCOL,
+                             "link: request 0x%02x of %zu bytes is longer than the device's "
+                             "payload limit %u", type, flen, h->device_max_payload);
+    default:
+        return ptpu_dev_fail(dev, PTPU_ERR_PROTOCOL,
+                             "link: unexpected response type 0x%02x (flags 0x%x, %u bytes) to "
+                             "request 0x%02x", f->type, f->flags, f->len, type);
+    }
 }
 
 static int simple(struct ptpu_device *dev, uint8_t type, size_t flen, uint64_t budget,
@@ -112,7 +121,10 @@ int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x)
     }
     b->x = *x;
     b->tx = malloc(PTPU_LINK_MAX_LEN + PTPU_LINK_OVERHEAD + 8);
-    if (!b->tx || ptpu_link_dec_init(&b->dec, PTPU_LINK_MAX_LEN)) {
+    /* quiet before a resend after a NAK: long enough for the device's parser to give up
+     * a fake frame started by bytes still in flight (docs/link.md, host rule 2) */
+    if (!b->tx || ptpu_link_host_init(&b->h, PTPU_LINK_MAX_LEN, x->timeout,
+                                      x->timeout / 64 ? x->timeout / 64 : 1, ATTEMPTS)) {
         if (x->close)
             x->close(x->ctx);
         free(b->tx);
@@ -137,6 +149,7 @@ int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x)
         return rc;
     }
     b->max_payload = in.max_payload;
+    b->h.device_max_payload = in.max_payload;
     struct ptpu_device_info *i = &dev->info;
     snprintf(i->config, sizeof(i->config), "%.16s", in.config_name);
     i->n = (int)in.n;
@@ -162,7 +175,7 @@ static void link_close(struct ptpu_device *dev)
         return;
     if (b->x.close)
         b->x.close(b->x.ctx);
-    ptpu_link_dec_free(&b->dec);
+    ptpu_link_host_free(&b->h);
     free(b->tx);
     free(b);
     dev->be = NULL;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ptpu_runtime.h"
 
@@ -41,8 +42,7 @@ struct simlib {
     int (*trace_start)(void *, const char *);
     const char *(*strerror)(int);
     int dead;
-    double t_last;
-    uint64_t c_last;
+    int tty, shown;             /* stderr is a terminal; a progress line is on it */
     uint64_t run_c0, run_est;   /* cycle count at RUN, compiler's estimate of the run */
 };
 
@@ -66,39 +66,66 @@ static int x_send(void *ctx, const uint8_t *buf, size_t len)
     return l->dead ? -1 : l->send(l->s, buf, len);
 }
 
+/* Cycles per ptpu_sim_step() while waiting for bytes: a response is taken as soon as
+ * its first bytes are out, so the device idles at most this long past it (a step of
+ * thousands of cycles per request would simulate more idle cycles than work). */
+#define STEP_CYCLES 64
+
+/* The progress line of a long wait: cycles of this run so far, simulated cycles per
+ * second, and an ETA from the compiler's lower bound of the run's cycles.  On a terminal
+ * one line rewritten in place and erased when the wait ends; otherwise a line every 10 s. */
+static void progress(struct simlib *l, double t, double t0, uint64_t c0)
+{
+    uint64_t c = l->cycles(l->s), run = c - l->run_c0;
+    double rate = (double)(c - c0) / (t - t0);
+    char est[96] = "";
+    if (l->run_est > run && rate > 0)
+        snprintf(est, sizeof(est), " (of >= %.3f M: ETA >= %.0f s)", (double)l->run_est / 1e6,
+                 (double)(l->run_est - run) / rate);
+    fprintf(stderr, "%ssim: %.3f Mcycles done%s, %.1f kcycles/s%s", l->tty ? "\r" : "",
+            (double)run / 1e6, est, rate / 1e3, l->tty ? "\033[K" : "\n");
+    fflush(stderr);
+    l->shown = 1;
+}
+
 static long x_recv(void *ctx, uint8_t *buf, size_t max, uint64_t budget)
 {
     struct simlib *l = ctx;
-    uint64_t done = 0;
-    double t0 = now_s();
+    uint64_t done = 0, c0 = l->cycles(l->s);
+    double t0 = now_s(), t_last = t0;
+    long ret = 0;
     for (;;) {
         size_t n = l->recv(l->s, buf, max);
-        if (n)
-            return (long)n;
+        if (n) {
+            ret = (long)n;
+            break;
+        }
         if (done >= budget || l->dead)
-            return 0;
-        uint64_t chunk = budget - done < 2000 ? budget - done : 2000;
+            break;
+        uint64_t chunk = budget - done < STEP_CYCLES ? budget - done : STEP_CYCLES;
         int rc = l->step(l->s, chunk);
         done += chunk;
         if (rc) {
             l->dead = 1;
-            fprintf(stderr, "sim: the simulation ended: %s\n", l->strerror(rc));
+            if (l->shown && l->tty)
+                fprintf(stderr, "\n");
+            l->shown = 0;
+            fprintf(stderr, "sim: the simulation ended at cycle %llu: %s\n",
+                    (unsigned long long)l->cycles(l->s), l->strerror(rc));
             return PTPU_ERR_IO;
         }
-        double t = now_s();
-        if (t - t0 > 2.0 && t - l->t_last > 1.0) {
-            uint64_t c = l->cycles(l->s), run = c - l->run_c0;
-            double rate = l->t_last > 0 ? (double)(c - l->c_last) / (t - l->t_last) : 0.0;
-            char eta[48] = "";
-            /* the estimate is a lower bound (rows through the MXU and the vector unit) */
-            if (l->run_est > run && rate > 0)
-                snprintf(eta, sizeof(eta), ", ETA >= %.0f s", (double)(l->run_est - run) / rate);
-            fprintf(stderr, "\rsim: %.3f Mcycles in this run (of >= %.3f), %.1f kcycles/s%s   ",
-                    (double)run / 1e6, (double)l->run_est / 1e6, rate / 1e3, eta);
-            l->t_last = t;
-            l->c_last = c;
+        if ((done & 4095) == 0) {
+            double t = now_s();
+            if (t - t0 > 2.0 && t - t_last > (l->tty ? 1.0 : 10.0)) {
+                progress(l, t, t0, c0);
+                t_last = t;
+            }
         }
     }
+    if (l->shown && l->tty)
+        fprintf(stderr, "\r\033[K");
+    l->shown = 0;
+    return ret;
 }
 
 static int x_peek(void *ctx, uint32_t addr, void *data, size_t len)
@@ -116,8 +143,6 @@ static int x_poke(void *ctx, uint32_t addr, const void *data, size_t len)
 static void x_close(void *ctx)
 {
     struct simlib *l = ctx;
-    if (l->t_last > 0)
-        fprintf(stderr, "\n");
     if (l->s)
         l->destroy(l->s);
     if (l->dl)
@@ -149,6 +174,7 @@ static int sim_open(struct ptpu_device *dev, const char *opts)
     struct simlib *l = calloc(1, sizeof(*l));
     if (!l)
         return ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "out of memory");
+    l->tty = isatty(2);
     l->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!l->dl) {
         free(l);
