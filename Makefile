@@ -29,10 +29,12 @@ include mk/run.mk
 include mk/configs.mk
 include $(sort $(wildcard fw/*.mk tests/*/test.mk))
 
-.PHONY: help deps lint lint-tested fw sim test bench clean tests-build spec spec-check
+.PHONY: help deps lint lint-tested fw sim test demo bench clean tests-build spec spec-check
 help:
 	@echo "picotpu make targets:"
 	@echo "  make deps     install every tool the project needs (Debian packages, PyPI)"
+	@echo "  make demo     a Fashion-MNIST CNN on the simulated TPU (RTL): predictions, accuracy,"
+	@echo "                cycles per image, MXU utilization (DEMO_IMAGES=N, default $(DEMO_IMAGES))"
 	@echo "  make test     build and run every test; ends with 'N passed, N failed'"
 	@echo "  make lint     verilator --lint-only -Wall and a Yosys read of every configuration"
 	@echo "  make fw      build the RV32 firmware images"
@@ -77,6 +79,12 @@ test: deps
 	@$(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_TARGETS) || \
 	  echo "FAIL make: a test target failed to run (see the output above)" >> $(TEST_RESULTS)
 	@scripts/test-summary.sh $(TEST_RESULTS)
+
+# deps, build (libpicotpu and its CLI, the firmware, the Verilated SoC), run:
+# tests/demo/test.mk, scripts/demo.sh.
+demo: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) demo-build
+	@$(MAKE) --no-print-directory demo-run
 
 bench: deps
 	@mkdir -p build/bench

@@ -68,8 +68,14 @@ test-host-ops-fakesim: $(HOST_BUILD)/test_ops $(HOST_FAKESIM)
 # a ResNet-50-shaped network on ref (the sanitizer build of it is not run: too slow)
 test-host-bignet: $(HOST_BUILD)/test_bignet
 	@$(call run_test,host_bignet,$< $(HOST_SEED))
-# On the RTL (build/sim/sim16/libpicotpu_sim.so from `make sim`): not in `make test` until
-# the SoC runs programs; then hundreds of random operations and the big network.
-.PHONY: check-host-sim
-check-host-sim: $(HOST_BUILD)/test_ops $(HOST_BUILD)/test_bignet
-	@$(call run_test,host_ops_sim,$(HOST_BUILD)/test_ops --device sim --iters 100 $(HOST_SEED))
+# On the RTL: the ops test through the sim backend on the Verilated SoC
+# (build/sim/sim16/libpicotpu_sim.so, which tests/demo/test.mk adds to the `make test`
+# build): in `make test` 40 iterations (about 200 programs, 550 checks, ~1 minute of CPU);
+# `make check-host-sim` 100.
+HOST_SIM_SO := build/sim/sim16/libpicotpu_sim.so
+TEST_TARGETS += test-host-sim
+.PHONY: test-host-sim check-host-sim
+test-host-sim: $(HOST_BUILD)/test_ops $(HOST_SIM_SO)
+	@$(call run_test,host_ops_sim,$< --device sim:config=sim16 --iters 40 $(HOST_SEED))
+check-host-sim: $(HOST_BUILD)/test_ops $(HOST_SIM_SO)
+	@$(call run_test,host_ops_sim,$< --device sim:config=sim16 --iters 100 $(HOST_SEED))

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: Apache-2.0
+# `make demo` (the top-level Makefile runs deps, then demo-run): the Fashion-MNIST CNN
+# on the Verilated SoC through libpicotpu's sim backend (scripts/demo.sh), its
+# benchmark figures, and the valgrind check of a demo run.  Paths are literal because
+# this file is read before tests/host, tests/soc and tests/fmnist define them.
+DEMO_IMAGES ?= 50
+DEMO_OFFSET ?= 0
+DEMO_SIM_SO := build/sim/sim16/libpicotpu_sim.so
+DEMO_BINS := build/host/picotpu $(DEMO_SIM_SO) build/fw/ptpu_cp.bin build/fmnist/export
+
+# `make test` builds the sim16 library for the sim backend tests (tests/host/test.mk).
+TB_PROGS += $(DEMO_SIM_SO)
+
+.PHONY: demo-build demo-run bench-demo test-demo-valgrind
+demo-build: $(DEMO_BINS)
+
+demo-run: demo-build
+	@scripts/demo.sh $(DEMO_IMAGES) $(DEMO_OFFSET)
+
+# demo.accuracy, demo.cycles_per_image, demo.utilization: the demo's default images.
+BENCH_TARGETS += bench-demo
+DEMO_BENCH_CMD := scripts/demo.sh $(DEMO_IMAGES) $(DEMO_OFFSET)
+bench-demo: demo-build
+	@DEMO_JSON=build/demo/bench.json $(DEMO_BENCH_CMD) | tail -5
+	@f() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+	  build/demo/bench.json "$$1"; }; \
+	  $(call bench_record,demo.accuracy,$$(f accuracy),fraction,sim16 images=$(DEMO_IMAGES),$(DEMO_BENCH_CMD)); \
+	  $(call bench_record,demo.cycles_per_image,$$(f cycles_per_input),cycles,sim16,$(DEMO_BENCH_CMD)); \
+	  $(call bench_record,demo.utilization,$$(f utilization),fraction,sim16,$(DEMO_BENCH_CMD))
+
+# No definite or indirect leaks and no memory errors in a demo run (one image: the
+# Verilated SoC under valgrind runs about 40 times slower).
+VALGRIND ?= valgrind
+DEMO_VALGRIND := $(VALGRIND) -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+                 --error-exitcode=1
+TEST_TARGETS += test-demo-valgrind
+test-demo-valgrind: demo-build
+	@$(call run_test,demo_valgrind,env DEMO_DEVICE=sim:config=sim16 \
+	  DEMO_PICOTPU="$(DEMO_VALGRIND) build/host/picotpu" scripts/demo.sh 1 7)
