@@ -120,4 +120,4 @@ BENCH_TARGETS += bench-soc
 bench-soc: build/sim/bin/tb_soc_sim16 $(SOC_FW)
 	@out=$$($< --bench --cycles 1000000 --seed 1); echo "$$out"; \
 	  v=$$(echo "$$out" | awk '/^BENCH soc.sim_cycles_per_s/ {print $$3}'); \
-	  $(call bench_record,soc.sim_cycles_per_s,$$v,cycles/s,sim16,$< --bench --cycles 1000000 --seed 1)
+	  scripts/bench-record.sh soc.sim_cycles_per_s "$$v" cycles/s sim16 "$< --bench --cycles 1000000 --seed 1"
