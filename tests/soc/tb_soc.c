@@ -354,9 +354,10 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
     begin();
     struct ptpu_ref_cfg rc = { g_info->n, g_info->bf16, g_info->ub_rows, g_info->wb_rows, g_info->acc_rows,
                                g_info->vp_rows, g_info->mem_kb };
-    int done = 0, faulted = 0, skipped = 0;
+    int done = 0, faulted = 0, skipped = 0, mismatches = 0;
     uint64_t cycles = 0, insns = 0;
-    for (int i = 0; i < nprogs && !g_errors; i++) {
+    for (int i = 0; i < nprogs; i++) {
+        int errors_before = g_errors;
         struct progen_opts o = { rc.n, rc.bf16, rc.ub_rows, rc.wb_rows, rc.acc_rows, rc.vp_rows, rc.mem_kb,
                                  (int)rr(8, 48), 0 };
         if (i % 3 == 2)
@@ -403,7 +404,7 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
                 done++;
             else
                 faulted++;
-            for (int r = 0; r < p.nout && !dynamic && !g_errors; r++) {
+            for (int r = 0; r < p.nout && !dynamic && g_errors == errors_before; r++) {
                 uint32_t len = p.out[r].len;
                 uint8_t *a = malloc(len), *b = malloc(len);
                 ptpu_ref_mem_read(ref, p.out[r].addr, a, len);
@@ -420,7 +421,7 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
                 free(a);
                 free(b);
             }
-            if (res.state == PTPU_STATE_DONE && !g_errors) {
+            if (res.state == PTPU_STATE_DONE && g_errors == errors_before) {
                 struct ptpu_link_counters cn;
                 if (counters(d, &cn)) {
                     static const int exact[] = { PTPU_CNT_LOAD_INSNS, PTPU_CNT_COMPUTE_INSNS, PTPU_CNT_STORE_INSNS,
@@ -438,11 +439,16 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
         }
         ptpu_ref_destroy(ref);
         progen_free(&p);
+        if (g_errors != errors_before)
+            mismatches++;
+        if (ptpu_sim_step(d->s, 0))   /* the simulation stopped: nothing more to compare */
+            break;
     }
     alive(d, "random programs");
-    end("progs", "%d programs compared with ref (%d done, %d faulted, %d skipped), %" PRIu64
+    printf("DIFF programs %d mismatches %d\n", done + faulted, mismatches);
+    end("progs", "%d programs compared with ref (%d done, %d faulted, %d skipped, %d mismatches), %" PRIu64
         " instructions, %" PRIu64 " device cycles, seed %" PRIu64, done + faulted, done, faulted, skipped,
-        insns, cycles, seed);
+        mismatches, insns, cycles, seed);
 }
 
 /* A long program: `nload` LOADs of every UB row from memory at `src`, then HALT. */

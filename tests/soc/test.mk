@@ -121,3 +121,7 @@ bench-soc: build/sim/bin/tb_soc_sim16 $(SOC_FW)
 	@out=$$($< --bench --cycles 1000000 --seed 1); echo "$$out"; \
 	  v=$$(echo "$$out" | awk '/^BENCH soc.sim_cycles_per_s/ {print $$3}'); \
 	  scripts/bench-record.sh soc.sim_cycles_per_s "$$v" cycles/s sim16 "$< --bench --cycles 1000000 --seed 1"
+	@out=$$($< --only progs --progs 100 --seed 7 || true); echo "$$out" | grep -E '^(PASS|FAIL)'; \
+	  p=$$(echo "$$out" | awk '/^DIFF programs/ {print $$3}'); m=$$(echo "$$out" | awk '/^DIFF programs/ {print $$5}'); \
+	  scripts/bench-record.sh diff.programs "$$p" programs sim16 "$< --only progs --progs 100 --seed 7"; \
+	  scripts/bench-record.sh diff.mismatches "$$m" programs sim16 "$< --only progs --progs 100 --seed 7"
