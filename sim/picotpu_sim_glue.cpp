@@ -19,6 +19,11 @@ struct psm {
 
 template <typename T> static int store_of() { return int(sizeof(T) * 8); }
 
+// Verilator 5.006 keeps one "current context" per thread (scopes, $error, $finish go to
+// it): make it this model's before anything that runs the model, so that several
+// simulations can live in one process (tests/demo/repro_two_sims.c).
+static inline void use(psm_t *m) { Verilated::threadContextp(&m->ctx); }
+
 extern "C" {
 
 psm_t *psm_new(void)
@@ -50,13 +55,18 @@ void psm_trace_close(psm_t *m)
 
 void psm_free(psm_t *m)
 {
+    use(m);
     psm_trace_close(m);
     m->top->final();
     delete m->top;
     delete m;
 }
 
-void psm_eval(psm_t *m) { m->top->eval(); }
+void psm_eval(psm_t *m)
+{
+    use(m);
+    m->top->eval();
+}
 
 int psm_ports(psm_t *m, const tb_port_t **ports)
 {
@@ -66,6 +76,7 @@ int psm_ports(psm_t *m, const tb_port_t **ports)
 
 bool psm_trace_open(psm_t *m, const char *path)
 {
+    use(m);
     psm_trace_close(m);
     m->fst = new VerilatedFstC;
     m->top->trace(m->fst, 99);
