@@ -190,7 +190,7 @@ int main(int argc, char **argv)
             double wall;
             int rc = run(dev, d, info.n, s, check, &c, &wall);
             if (rc) {
-                printf("FAIL bert[%s:%s]: %s %s %dx%dx%d: %s %s\n", info.backend, info.config,
+                printf("# fail bert[%s:%s]: %s %s %dx%dx%d: %s %s\n", info.backend, info.config,
                        dn, s->name, s->M, s->N, s->K,
                        rc > 0 ? "differs from the naive kernel" : ptpu_error_name(rc),
                        rc > 0 ? "" : ptpu_last_error(dev));
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
         double wall;
         int rc = run(dev, 0, info.n, &s, check, &c, &wall);
         if (rc) {
-            printf("FAIL bert[%s:%s]: int8 GEMM %d^3: %s\n", info.backend, info.config, gemm,
+            printf("# fail bert[%s:%s]: int8 GEMM %d^3: %s\n", info.backend, info.config, gemm,
                    rc > 0 ? "differs from the naive kernel" : ptpu_error_name(rc));
             bad = 1;
         } else {
@@ -245,6 +245,10 @@ int main(int argc, char **argv)
     if (!bad)
         printf("PASS bert[%s:%s]: every matmul identical to the naive kernels%s (seed %llu)\n",
                info.backend, info.config, check ? "" : " (not checked)",
+               (unsigned long long)seed);
+    else
+        printf("FAIL bert[%s:%s]: matmuls not identical to the naive kernels or failed "
+               "(lines '# fail' above; seed %llu)\n", info.backend, info.config,
                (unsigned long long)seed);
     ptpu_close(dev);
     return bad;

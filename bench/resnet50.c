@@ -183,7 +183,7 @@ int main(int argc, char **argv)
             size_t len;
             ptpu_model *m;
             if ((rc = rn_layer_model(&net, i, &img, &len)) || (rc = ptpu_model_load_mem(img, len, &m))) {
-                printf("FAIL resnet50: layer %s: %s %s\n", l->name, ptpu_error_name(rc),
+                printf("# fail resnet50: layer %s: %s %s\n", l->name, ptpu_error_name(rc),
                        ptpu_last_error(NULL));
                 bad = 1;
                 break;
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
                 printf("#     %s does not fit %s: %s\n", l->name, info.config, ptpu_last_error(dev));
                 nskip++;
             } else if (rc || memcmp(out, ref, ny)) {
-                printf("FAIL resnet50[%s:%s]: layer %s: %s %s\n", info.backend, info.config,
+                printf("# fail resnet50[%s:%s]: layer %s: %s %s\n", info.backend, info.config,
                        l->name, rc ? ptpu_error_name(rc) : "output differs from the naive kernels",
                        rc ? ptpu_last_error(dev) : "");
                 bad = 1;
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
                    (unsigned long long)macs,
                    cyc ? (double)macs / ((double)info.n * info.n * (double)cyc) : 0, wall, eq);
             if (!eq) {
-                printf("FAIL resnet50[%s:%s]: op by op: %s %s\n", info.backend, info.config,
+                printf("# fail resnet50[%s:%s]: op by op: %s %s\n", info.backend, info.config,
                        rc ? ptpu_error_name(rc) : "logits differ from the naive kernels",
                        rc ? ptpu_last_error(dev) : "");
                 bad = 1;
@@ -300,7 +300,7 @@ int main(int argc, char **argv)
                        (double)c.c[PTPU_CNT_CYCLES] / (e - b));
             printf("RESULT equal %d\n", eq);
             if (!eq) {
-                printf("FAIL resnet50[%s:%s]: one program: %s %s\n", info.backend, info.config,
+                printf("# fail resnet50[%s:%s]: one program: %s %s\n", info.backend, info.config,
                        rc ? ptpu_error_name(rc) : "logits differ from the naive kernels",
                        rc ? ptpu_last_error(dev) : "");
                 bad = 1;
@@ -314,6 +314,10 @@ int main(int argc, char **argv)
         printf("PASS resnet50[%s:%s]: %s identical to the naive kernels (seed %llu)\n",
                info.backend, info.config, layers ? "layers" : "whole network",
                (unsigned long long)seed);
+    else
+        printf("FAIL resnet50[%s:%s]: %s: not identical to the naive kernels or the run failed "
+               "(lines '# fail' above; seed %llu)\n", info.backend, info.config,
+               layers ? "layers" : "whole network", (unsigned long long)seed);
     ptpu_close(dev);
     rn_free(&net);
     return bad;
