@@ -159,7 +159,7 @@ static void x_close(void *ctx)
         }                                                                                     \
     } while (0)
 
-static int sim_open1(struct ptpu_device *dev, const char *opts)
+static int sim_open(struct ptpu_device *dev, const char *opts)
 {
     char cfg[32] = "sim16", trace[256] = "", fw[256] = "", bd[8] = "1", path[512];
     ptpu_uri_opt(opts, "config", cfg, sizeof(cfg));
@@ -215,30 +215,9 @@ static int sim_open1(struct ptpu_device *dev, const char *opts)
     return ptpu_link_open(dev, &x);
 }
 
-/* Simulations open in this process.  Verilator 5.006 keeps one "current" context per
- * thread (the last model built): with two models alive, destroying the older one
- * deadlocks and an assertion in one flags the other (tests/demo/repro_two_sims.c), so
- * the backend allows one simulated device at a time; open, close, open is fine. */
-static int sims_open;
-
-static int sim_open(struct ptpu_device *dev, const char *opts)
-{
-    if (__atomic_fetch_add(&sims_open, 1, __ATOMIC_SEQ_CST)) {
-        __atomic_fetch_sub(&sims_open, 1, __ATOMIC_SEQ_CST);
-        return ptpu_dev_fail(dev, PTPU_ERR_BUSY,
-                             "sim: a simulated device is already open in this process (one "
-                             "at a time: Verilator keeps one current model per thread)");
-    }
-    int rc = sim_open1(dev, opts);
-    if (rc)
-        __atomic_fetch_sub(&sims_open, 1, __ATOMIC_SEQ_CST);
-    return rc;
-}
-
 static void sim_close(struct ptpu_device *dev)
 {
     ptpu_backend_link.close(dev);
-    __atomic_fetch_sub(&sims_open, 1, __ATOMIC_SEQ_CST);
 }
 
 static int sim_write(struct ptpu_device *dev, uint32_t addr, const void *data, size_t len)

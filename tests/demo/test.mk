@@ -28,6 +28,18 @@ bench-demo: demo-build
 	  $(call bench_record,demo.cycles_per_image,$$(f cycles_per_input),cycles,sim16,$(DEMO_BENCH_CMD)); \
 	  $(call bench_record,demo.utilization,$$(f utilization),fraction,sim16,$(DEMO_BENCH_CMD))
 
+# Two simulated devices at once in one process (tests/demo/two_sims.c), under a time-out.
+DEMO_TWO := build/demo/two_sims
+TB_PROGS += $(DEMO_TWO)
+$(DEMO_TWO): tests/demo/two_sims.c host/include/picotpu.h build/host/libpicotpu.a
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ihost/include $< -o $@ build/host/libpicotpu.a \
+	  -lz -lm -pthread -ldl
+TEST_TARGETS += test-demo-two-sims
+.PHONY: test-demo-two-sims
+test-demo-two-sims: $(DEMO_TWO) $(DEMO_SIM_SO)
+	@$(call run_test,demo_two_sims,timeout 600 $<)
+
 # No definite or indirect leaks and no memory errors in a demo run under valgrind
 # (docs/runtime.md): one image in `make test` (the SoC runs about 45 times slower under
 # valgrind: ~1 minute of CPU), `make check-demo-valgrind DEMO_VG_IMAGES=N` for more.
