@@ -40,6 +40,7 @@ module tpu_core #(
   input  logic [31:0]               cnt_reg_wdata_i,
   output logic [31:0]               cnt_reg_rdata_o,
   output logic                      irq_o,
+  output logic                      irq_link_en_o,  // IRQ_EN bit 1: the SoC gates the link's interrupt with it
   // DMA master
   output logic                      m_axi_arvalid_o,
   input  logic                      m_axi_arready_i,
@@ -661,6 +662,7 @@ module tpu_core #(
   end
 
   assign irq_o = irq_en_q[0] && (state_q == SDone || state_q == SFault);
+  assign irq_link_en_o = irq_en_q[1];
 
   // ---------------------------------------------------------------------------
   // Performance counters (cleared by START, counting while the program runs).

@@ -284,8 +284,8 @@ module tpu_soc #(
                          boot_addr_i[31:RamAW+2], boot_addr_i[1:0], imem_req_addr[1:0]};
 
   // ================================================================ accelerator
-  logic tpu_irq, link_irq;
-  assign cpu_irq = tpu_irq | link_irq;
+  logic tpu_irq, link_irq, link_irq_en;
+  assign cpu_irq = tpu_irq | (link_irq & link_irq_en);  // IRQ_EN bit 0 gates tpu_irq inside the core
 
   tpu_core #(
     .N(N), .EnableBf16(EnableBf16), .UbRows(UbRows), .WbRows(WbRows), .AccRows(AccRows),
@@ -305,6 +305,7 @@ module tpu_soc #(
     .cnt_reg_wdata_i(reg_wdata),
     .cnt_reg_rdata_o(cnt_rdata),
     .irq_o          (tpu_irq),
+    .irq_link_en_o  (link_irq_en),
     .m_axi_awvalid_o(awvalid[0]),
     .m_axi_awready_i(awready[0]),
     .m_axi_awid_o   (awid[0*IdWidth +: IdWidth]),
