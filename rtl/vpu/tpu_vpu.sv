@@ -156,7 +156,7 @@ module tpu_vpu #(
       x_chunk[l*32 +: 32]   = in_q[(32'(k_q) * Lanes + l) * 32 +: 32];
       bias_chunk[l*32 +: 32] = bias_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
       sh1_chunk[l*6 +: 6]   = shift_i[(32'(p0_k_q) * Lanes + l) * 32 +: 6];
-      m0_chunk[l*32 +: 32]  = m0_i[(32'(p1_k_q) * Lanes + l) * 32 +: 32];
+      m0_chunk[l*32 +: 32]  = m0_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
     end
   end
 

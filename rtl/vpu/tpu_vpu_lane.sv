@@ -29,8 +29,9 @@ module tpu_vpu_lane #(
   input  logic [31:0]   x_i,
   input  logic [31:0]   acc_i,
   output logic [31:0]   red_o,
-  // Parameters of the element in each stage: v_q (bias, shift: the low 6
-  // bits of the VP word), s1_q (multiplier).
+  // Parameters of the element in v_q: bias, shift (the low 6 bits of the VP
+  // word) and multiplier (registered beside s1_q, so that no word selection
+  // sits in front of the multiplier).
   input  logic [31:0]   bias_i,
   input  logic [5:0]    shift1_i,
   input  logic [31:0]   m0_i,
@@ -73,7 +74,7 @@ module tpu_vpu_lane #(
   //   s3_q: int: SaturatingRoundingDoublingHighMul    fp: result word (bf16 rounded)
   //   s4_q: int: RoundingDivideByPOT          fp: result word
   // The right shift of the element travels with it (r1_q .. r3_q).
-  logic [31:0] v_q, s1_q, s3_q, s4_q;
+  logic [31:0] v_q, s1_q, m0_q, s3_q, s4_q;
   logic [33:0] s2_q;
   logic        mm_q;
   logic [4:0]  r1_q, r2_q, r3_q;
@@ -83,7 +84,7 @@ module tpu_vpu_lane #(
   logic [33:0] s2_d;
 
   assign int_s1 = (v_q + bias_i) << left_of(shift1_i);
-  assign prod   = 64'($signed(s1_q) * $signed(m0_i));
+  assign prod   = 64'($signed(s1_q) * $signed(m0_q));
   assign s2_d   = fp ? {2'b00, fp_s2} : prod[63:30];
 
   // SRDHM: with nudge = p >= 0 ? 2^30 : 1 - 2^30, (p + nudge) / 2^31 truncated
@@ -117,7 +118,8 @@ module tpu_vpu_lane #(
       s1_q <= fp ? fp_s1 : int_s1;
       r1_q <= right_of(shift1_i);
       s2_q <= s2_d;
-      mm_q <= (s1_q == IntMin) && (m0_i == IntMin);
+      m0_q <= m0_i;
+      mm_q <= (s1_q == IntMin) && (m0_q == IntMin);
       r2_q <= r1_q;
       s3_q <= fp ? fp_s3 : int_s3;
       r3_q <= r2_q;
