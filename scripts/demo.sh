@@ -25,7 +25,7 @@ rc=0
 ${DEMO_PICOTPU:-build/host/picotpu} --device "$device" classify models/fmnist_cnn.ptm "$images" \
   --labels "$labels" --classes "$classes" ${DEMO_JSON:+--json "$DEMO_JSON"} || rc=$?
 if [ $rc -eq 0 ]; then
-  echo "PASS demo: $count images on $device, every output identical to the naive kernels"
+  echo "PASS demo: $count image(s) on $device, every output identical to the naive kernels"
 else
   echo "FAIL demo: exit status $rc (an output differs from the naive kernels, or the run failed)"
 fi
