@@ -102,11 +102,15 @@ module tpu_mem_pch_ctrl #(
   localparam int WrPre  = CWL + TBl + TWr;
   localparam int RdPre  = max2(TRtpS, TRtpL);  // both apply to the bank read (as in Ramulator2)
   localparam int TRefiPb = TRefi / NB;
-  localparam int RefInt = (RefreshMode != 0) ? TRefiPb : TRefi;
+  // One refresh is owed per TRefi (all-bank) or NB per TRefi (per-bank): the timebase adds
+  // RefStep per cycle and owes one each time it passes TRefi, so per-bank refreshes average
+  // exactly TRefi/NB even when NB does not divide TRefi (3900/16 rounded down would pull
+  // each bank's refreshes in by one every 325 tREFI, past the 8 the device allows).
+  localparam int RefStep = (RefreshMode != 0) ? NB : 1;
   localparam int MaxT = max2(max2(max2(TRfc, TRfcPb), max2(TRc, TRas)),
                              max2(max2(WrPre, max2(WrRdS, WrRdL)), max2(max2(RdWr, TFaw), max2(TRcd, TRp))));
   localparam int TW = $clog2(MaxT + 1);
-  localparam int RiW = $clog2(RefInt + 1);
+  localparam int RiW = $clog2(TRefi + NB + 1);
   localparam int HcW = $clog2(RowHitCap + 1);
   localparam int IdW = (CloseIdle > 0) ? $clog2(CloseIdle + 1) : 1;
   localparam int FifoDepth = 1 << $clog2(CL + 4);
@@ -488,10 +492,10 @@ module tpu_mem_pch_ctrl #(
     crefpb_d = dec(crefpb_q);
 
     // Refresh timebase.
-    rtick_d = rtick_q + 1'b1;
+    rtick_d = rtick_q + RiW'(RefStep);
     owed_d = owed_q;
-    if (rtick_q == RiW'(RefInt - 1)) begin
-      rtick_d = '0;
+    if (rtick_d >= RiW'(TRefi)) begin
+      rtick_d = rtick_d - RiW'(TRefi);
       owed_d = owed_q + 1'b1;
     end
 

@@ -18,6 +18,7 @@ typedef struct page {
 
 struct hbm2 {
     hbm2_config_t cfg;
+    char name[32];  /* a copy: the caller's name may live on its stack */
     hbm2_timing_t t;
     int64_t now;
     uint32_t rows;
@@ -100,8 +101,8 @@ hbm2_t *hbm2_new(const hbm2_config_t *cfg)
         exit(2);
     }
     d->cfg = *cfg;
-    if (!d->cfg.name)
-        d->cfg.name = "hbm2";
+    snprintf(d->name, sizeof d->name, "%s", cfg->name ? cfg->name : "hbm2");
+    d->cfg.name = d->name;
     if (!d->cfg.on_violation)
         d->cfg.on_violation = die;
     d->t = cfg->t;
