@@ -41,6 +41,7 @@ help:
 	@echo "  make sim      build the Verilated models of every block and configuration"
 	@echo "  make bench    run the benchmarks; figures in build/bench/results.json"
 	@echo "  make spec     regenerate the files generated from spec/picotpu.toml"
+	@echo "  make install  install libpicotpu, its headers, pkg-config file and CLI (PREFIX=/usr/local, DESTDIR)"
 	@echo "  make clean    remove build/"
 	@echo "Options: WAVES=1 (FST traces in build/waves/), SEED=N (repeat a random run),"
 	@echo "         JOBS=N (parallel builds, default $(JOBS))"
@@ -91,6 +92,9 @@ bench: deps
 	@rm -f build/bench/results.jsonl
 	@$(MAKE) --no-print-directory -j1 $(BENCH_TARGETS)
 	@scripts/bench-collect.sh build/bench/results.jsonl build/bench/results.json
+
+.PHONY: install
+install: host-install
 
 clean:
 	rm -rf build
