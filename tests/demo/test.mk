@@ -24,9 +24,9 @@ bench-demo: demo-build
 	@DEMO_JSON=build/demo/bench.json $(DEMO_BENCH_CMD) | tail -5
 	@f() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
 	  build/demo/bench.json "$$1"; }; \
-	  $(call bench_record,demo.accuracy,$$(f accuracy),fraction,sim16 images=$(DEMO_IMAGES),$(DEMO_BENCH_CMD)); \
-	  $(call bench_record,demo.cycles_per_image,$$(f cycles_per_input),cycles,sim16,$(DEMO_BENCH_CMD)); \
-	  $(call bench_record,demo.utilization,$$(f utilization),fraction,sim16,$(DEMO_BENCH_CMD))
+	  scripts/bench-record.sh demo.accuracy "$$(f accuracy)" fraction 'sim16 images=$(DEMO_IMAGES)' '$(DEMO_BENCH_CMD)'; \
+	  scripts/bench-record.sh demo.cycles_per_image "$$(f cycles_per_input)" cycles sim16 '$(DEMO_BENCH_CMD)'; \
+	  scripts/bench-record.sh demo.utilization "$$(f utilization)" fraction sim16 '$(DEMO_BENCH_CMD)'
 
 # Two simulated devices at once in one process (tests/demo/two_sims.c), under a time-out.
 DEMO_TWO := build/demo/two_sims
