@@ -22,6 +22,8 @@ SOC_GRAN := 256
 SOC_BANK_HASH := 1
 SOC_FW := $(FW_BUILD)/ptpu_cp.bin
 
+# A configuration may add Verilator parameters (SIM_GFLAGS_<config>, e.g. -GLinkPhy=1) and
+# C defines for sim/picotpu_sim.c (SIM_CDEFS_<config>); both are empty by default.
 # Verilator: the flags of mk/tb.mk for models, FST tracing compiled in (opened on demand),
 # the memory system's and the MXU's loop settings, position-independent code for the .so.
 SIM_VFLAGS := -O3 --x-assign fast --x-initial fast --assert -Wno-fatal --trace-fst \
@@ -51,7 +53,7 @@ SIM_$(1)_DEFS := -DPTPU_SIM_CONFIG=$(1) -DPTPU_SIM_N=$(call soc_p,N,$(1)) -DPTPU
   -DPTPU_SIM_ACC_ROWS=$(call soc_p,AccRows,$(1)) -DPTPU_SIM_VP_ROWS=$(call soc_p,VpRows,$(1)) \
   -DPTPU_SIM_NUM_PCH=$$(SIM_$(1)_PCH) -DPTPU_SIM_MEM_KB=$(call soc_p,MemKb,$(1))u \
   -DPTPU_SIM_GRAN_BYTES=$(SOC_GRAN) -DPTPU_SIM_ROW_BITS=$$(SIM_$(1)_ROWBITS) -DPTPU_SIM_BANK_HASH=$(SOC_BANK_HASH) \
-  -DPTPU_SIM_FW_RAM_KB=$(SOC_FW_RAM_KB) -DPTPU_SIM_DEFAULT_FW=$(abspath $(SOC_FW))
+  -DPTPU_SIM_FW_RAM_KB=$(SOC_FW_RAM_KB) -DPTPU_SIM_DEFAULT_FW=$(abspath $(SOC_FW)) $$(SIM_CDEFS_$(1))
 TB_MODELS += soc_$(1)
 soc_$(1)_LIB := $$(SIM_$(1)_LIB) $$(SIM_$(1)_SO)
 
@@ -61,7 +63,7 @@ $$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a: $(SOC_SRCS) mk/configs.mk
 	@date +%s > $$(@D)/build_start
 	$(VERILATOR) --cc $(SIM_VFLAGS) --top-module tpu_soc --prefix Vmodel --Mdir $$(@D) \
 	  $$(addprefix -G,$$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" -GFwRamKb=$(SOC_FW_RAM_KB) \
-	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 $(SOC_SRCS)
+	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 $$(SIM_GFLAGS_$(1)) $(SOC_SRCS)
 	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk VM_PARALLEL_BUILDS=1 OPT_FAST="-O2" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
 	@echo "  BUILT soc $(1) in $$$$(( $$$$(date +%s) - $$$$(cat $$(@D)/build_start) )) s"
 
