@@ -15,6 +15,9 @@
 
 #include "hbm2.h"
 #include "picotpu_sim_glue.h"
+#if PTPU_SIM_LINK_UART
+#include "uart_model.h"
+#endif
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -111,6 +114,10 @@ struct ptpu_sim {
     const tb_port_t *con_valid, *con_data, *exit_valid, *exit_code_p;
     const tb_port_t *h_rcmd, *h_rbank, *h_row, *h_ccmd, *h_cbank, *h_col, *h_wdata, *h_wstrb;
     const tb_port_t *h_rvalid, *h_rdata, *cnt;
+#if PTPU_SIM_LINK_UART
+    const tb_port_t *uart_tx;
+    uart_model_t uart;              /* the far end of the UART pins (an FTDI chip) */
+#endif
 };
 
 /* ------------------------------------------------------------------ port access */
@@ -251,6 +258,18 @@ static void console_byte(ptpu_sim_t *s, char c)
 static void one_cycle(ptpu_sim_t *s)
 {
     devices(s);
+#if PTPU_SIM_LINK_UART
+    /* LinkPhy=1: the link bytes cross the UART pins at the far end's bit time. */
+    {
+        int got;
+        if (uart_model_tx_ready(&s->uart) && s->tx.tail > s->tx.head)
+            uart_model_tx_byte(&s->uart, s->tx.buf[s->tx.head++]);
+        set1(s->uart_rx, (uint32_t)uart_model_cycle(&s->uart, (int)get1(s->uart_tx), &got));
+        uint8_t b = (uint8_t)got;
+        if (got >= 0)
+            bytes_push(&s->rx, &b, 1);
+    }
+#endif
     bool offer = s->tx.tail > s->tx.head;
     set1(s->s_valid, offer);
     if (offer)
@@ -398,6 +417,10 @@ int ptpu_sim_create(const char *config, const char *firmware, ptpu_sim_t **out)
     }
     set1(s->m_ready, 1);
     set1(s->uart_rx, 1);
+#if PTPU_SIM_LINK_UART
+    s->uart_tx = port(s, "uart_tx_o");
+    uart_model_init(&s->uart, ((uint64_t)PTPU_SIM_UART_CLK_HZ << 16) / 3000000u, UART_FMT_8N1);
+#endif
     int rc = load_firmware(s, firmware);
     if (rc < 0) {
         ptpu_sim_destroy(s);
@@ -434,6 +457,22 @@ int ptpu_sim_link_send(ptpu_sim_t *s, const void *data, size_t len)
 size_t ptpu_sim_link_pending(const ptpu_sim_t *s) { return s->tx.tail - s->tx.head; }
 
 size_t ptpu_sim_link_recv(ptpu_sim_t *s, void *buf, size_t max) { return bytes_pop(&s->rx, buf, max); }
+
+int ptpu_sim_link_uart(ptpu_sim_t *s, uint32_t baud, unsigned format)
+{
+#if PTPU_SIM_LINK_UART
+    if (!s)
+        return PTPU_SIM_EARG;
+    int err = (int)s->uart.errors;
+    s->uart.errors = 0;
+    if (baud)
+        uart_model_set(&s->uart, ((uint64_t)PTPU_SIM_UART_CLK_HZ << 16) / baud, format);
+    return err;
+#else
+    (void)s, (void)baud, (void)format;
+    return PTPU_SIM_EARG;
+#endif
+}
 
 size_t ptpu_sim_console_read(ptpu_sim_t *s, char *buf, size_t max)
 {

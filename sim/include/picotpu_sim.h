@@ -77,6 +77,11 @@ uint64_t ptpu_sim_cycles(const ptpu_sim_t *s);   /* cycles since reset was relea
 int ptpu_sim_link_send(ptpu_sim_t *s, const void *data, size_t len);
 size_t ptpu_sim_link_pending(const ptpu_sim_t *s);   /* queued bytes not yet taken */
 size_t ptpu_sim_link_recv(ptpu_sim_t *s, void *buf, size_t max);
+/* Libraries built with the UART link PHY (PTPU_SIM_LINK_UART): the bytes of send() and
+ * recv() cross the SoC's UART pins, sent and received at `baud` (0: unchanged) in
+ * `format` (sim/uart_model.h: the FTDI SET_DATA bits; 8 = 8N1).  Returns the receiver's
+ * errors since the last call (1 framing, 2 parity, 4 break); ARG without a UART. */
+int ptpu_sim_link_uart(ptpu_sim_t *s, uint32_t baud, unsigned format);
 
 /* Console: bytes the firmware wrote to the CONSOLE register.  read() drains them; with an
  * echo callback set, every byte is also passed on as it is written.  PTPU_SIM_CONSOLE=1 in
