@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""board-pnr.py - run nextpnr for a board build and fail loudly unless the design fits
+and meets its clock.
+
+  scripts/board-pnr.py --board B --family ice40|ecp5 --dir DIR --target-mhz F --macs M \\
+      --out FILE -- NEXTPNR ARGS...
+
+Runs the nextpnr command in DIR (it must be given --timing-allow-fail and --report
+report.json, so that a slow design still gets a report to read), then:
+  - nextpnr failed: if its log says the device is too small, "does NOT FIT" and the
+    numbers; otherwise the tail of the log.  Exit 1.
+  - any clock's achieved frequency below its constraint, or the system clock's
+    constraint below F: "misses timing" with the figures.  Exit 1.
+  - else writes DIR/summary.json (resources from nextpnr's report and Yosys's
+    DIR/stat.json, Fmax, target, MACs, peak GOPS) and prints a summary.
+On failure the output FILE is removed, so make cannot take a stale one.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+DEVICES = {"ice40": "iCE40UP5K-SG48", "ecp5": "LFE5U-85F-6BG381C"}
+FIT_RE = re.compile(r"(Design uses [^\n]*|Unable to place[^\n]*|[^\n]*(not enough|too many|"
+                    r"exceeds|no more|cannot be placed|Failed to place)[^\n]*)", re.I)
+
+
+def cells(family, stat_path):
+    """Cell counts of the synthesized top (Yosys stat -json)."""
+    try:
+        with open(stat_path) as f:
+            text = f.read()
+        stat = json.loads(text[text.index("{"):])
+    except (OSError, ValueError):
+        return {}
+    by_type = {}
+    design = stat.get("design") or {}
+    src = design.get("num_cells_by_type")
+    if src is None:  # older Yosys: sum the modules
+        src = {}
+        for m in stat.get("modules", {}).values():
+            for t, n in m.get("num_cells_by_type", {}).items():
+                src[t] = src.get(t, 0) + n
+    by_type.update(src)
+
+    def count(pred):
+        return sum(n for t, n in by_type.items() if pred(t))
+    if family == "ice40":
+        return {"lut": count(lambda t: t == "SB_LUT4"),
+                "ff": count(lambda t: t.startswith("SB_DFF")),
+                "carry": count(lambda t: t == "SB_CARRY"),
+                "dsp": count(lambda t: t == "SB_MAC16"),
+                "bram": count(lambda t: t.startswith("SB_RAM40_4K")),
+                "spram": count(lambda t: t == "SB_SPRAM256KA")}
+    return {"lut": count(lambda t: t == "LUT4") + 2 * count(lambda t: t == "TRELLIS_DPR16X4"),
+            "ff": count(lambda t: t == "TRELLIS_FF"),
+            "carry": count(lambda t: t == "CCU2C"),
+            "dsp": count(lambda t: t.startswith("MULT18X18")),
+            "bram": count(lambda t: t == "DP16KD"),
+            "lutram": count(lambda t: t == "TRELLIS_DPR16X4")}
+
+
+def main():
+    if "--" not in sys.argv:
+        sys.exit("board-pnr: usage: board-pnr.py OPTIONS -- NEXTPNR ARGS...")
+    split = sys.argv.index("--")
+    ap = argparse.ArgumentParser(description="nextpnr for a board, with fit and timing checks")
+    ap.add_argument("--board", required=True)
+    ap.add_argument("--family", required=True, choices=sorted(DEVICES))
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--target-mhz", type=float, required=True)
+    ap.add_argument("--macs", type=int, required=True)
+    ap.add_argument("--out", required=True, help="nextpnr's output file, relative to --dir")
+    a = ap.parse_args(sys.argv[1:split])
+    cmd = sys.argv[split + 1:]
+    b = a.board
+    out = os.path.join(a.dir, a.out)
+    report = os.path.join(a.dir, "report.json")
+    for p in (out, report, os.path.join(a.dir, "summary.json"), os.path.join(a.dir, "summary.txt")):
+        if os.path.exists(p):
+            os.remove(p)
+
+    def fail(msg):
+        if os.path.exists(out):
+            os.remove(out)
+        print(f"bitstream {b}: {msg}", file=sys.stderr)
+        sys.exit(1)
+
+    with open(os.path.join(a.dir, "pnr.out"), "w") as log:
+        try:
+            r = subprocess.run(cmd, cwd=a.dir, stdout=log, stderr=subprocess.STDOUT)
+        except FileNotFoundError:
+            fail(f"{cmd[0]} not found (run `make deps`)")
+    text = ""
+    for name in ("pnr.log", "pnr.out"):
+        p = os.path.join(a.dir, name)
+        if os.path.exists(p):
+            with open(p, errors="replace") as f:
+                text += f.read()
+    if r.returncode != 0 or not os.path.exists(report):
+        m = FIT_RE.search(text)
+        if m:
+            fail(f"the design does NOT FIT the {DEVICES[a.family]}: {m.group(0).strip()} "
+                 f"(log {a.dir}/pnr.log)")
+        tail = "\n".join(l for l in text.splitlines() if "ERROR" in l or "error" in l)[-2000:]
+        fail(f"nextpnr failed (exit {r.returncode}, log {a.dir}/pnr.log)\n{tail}")
+
+    with open(report) as f:
+        rep = json.load(f)
+    util = {k: v for k, v in rep.get("utilization", {}).items()}
+    over = [f"{k} {v['used']}/{v['available']}" for k, v in util.items() if v["used"] > v["available"]]
+    if over:
+        fail(f"the design does NOT FIT the {DEVICES[a.family]}: {', '.join(over)}")
+    clocks = rep.get("fmax", {})
+    if not clocks:
+        fail(f"nextpnr reported no clock (log {a.dir}/pnr.log)")
+    bad = []
+    sysclk = None
+    for name, v in clocks.items():
+        ach, con = v.get("achieved", 0.0), v.get("constraint", 0.0)
+        if ach < con:
+            bad.append(f"{name} reaches {ach:.2f} MHz, needs {con:.2f} MHz")
+        # The system clock is the fastest-constrained one (PLL outputs derived from the
+        # board oscillator, or nextpnr's --freq).
+        if sysclk is None or con > clocks[sysclk].get("constraint", 0.0):
+            sysclk = name
+    fmax = clocks[sysclk]["achieved"]
+    con = clocks[sysclk]["constraint"]
+    if con + 1e-6 < a.target_mhz:
+        bad.append(f"the system clock {sysclk} is constrained to {con:.2f} MHz, "
+                   f"below the stated {a.target_mhz:g} MHz")
+    res = {"board": b, "family": a.family, "device": DEVICES[a.family],
+           "target_mhz": a.target_mhz, "fmax_mhz": round(fmax, 2), "clock": sysclk,
+           "macs": a.macs, "peak_gops": round(2 * a.macs * a.target_mhz / 1000.0, 3),
+           "utilization": {k: [v["used"], v["available"]] for k, v in util.items()}}
+    res.update(cells(a.family, os.path.join(a.dir, "stat.json")))
+    if a.family == "ice40":
+        res["lc"] = util.get("ICESTORM_LC", {}).get("used", 0)
+        res["lc_available"] = util.get("ICESTORM_LC", {}).get("available", 0)
+    else:
+        res["comb"] = util.get("TRELLIS_COMB", {}).get("used", 0)
+    with open(os.path.join(a.dir, "summary.json"), "w") as f:
+        json.dump(res, f, indent=1)
+        f.write("\n")
+    used = ", ".join(f"{k} {v['used']}/{v['available']}" for k, v in sorted(util.items())
+                     if v["used"])
+    print(f"  {b}: {used}")
+    print(f"  {b}: {sysclk} Fmax {fmax:.2f} MHz, target {a.target_mhz:g} MHz; "
+          f"{a.macs} MACs, {res['peak_gops']} GOPS peak")
+    with open(os.path.join(a.dir, "summary.txt"), "w") as f:
+        f.write(f"Fmax {fmax:.2f} MHz at a {a.target_mhz:g} MHz target\n")
+    if bad:
+        fail("the design misses timing: " + "; ".join(bad) + f" (log {a.dir}/pnr.log)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
