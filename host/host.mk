@@ -18,6 +18,11 @@ HOST_PC := $(HOST_BUILD)/picotpu.pc
 HOST_CLI := $(HOST_BUILD)/picotpu
 
 # the sim backend loads build/sim/<config>/libpicotpu_sim.so from this tree by default
+# the usb backend: libftdi1's and libusb-1.0's headers; the library itself is loaded at run
+# time (dlopen), so that libpicotpu.a links without it (docs/runtime.md)
+HOST_FTDI_CFLAGS := $(shell pkg-config --cflags libftdi1 2>/dev/null || echo -I/usr/include/libftdi1 -I/usr/include/libusb-1.0)
+$(HOST_BUILD)/obj/ptpu_backend_usb.o: HOST_XFLAGS := $(HOST_FTDI_CFLAGS)
+$(HOST_BUILD)/san/obj/ptpu_backend_usb.o: HOST_SAN_FLAGS += $(HOST_FTDI_CFLAGS)
 $(HOST_BUILD)/obj/ptpu_backend_sim.o: HOST_XFLAGS := -DPTPU_SIM_DIR='"$(abspath build/sim)"'
 $(HOST_BUILD)/obj/%.o: host/src/%.c $(HOST_HDRS)
 	@mkdir -p $(@D)

@@ -58,6 +58,9 @@ static int fail(ptpu_device *dev, int rc, const char *what)
     return 1;
 }
 
+/* libpicotpu internal (host/src/ptpu_backend_usb.c): prints the FTDI boards found. */
+int ptpu_usb_list(FILE *out);
+
 static int cmd_info(ptpu_device *dev)
 {
     struct ptpu_device_info i;
@@ -477,6 +480,8 @@ int main(int argc, char **argv)
         return usage();
     const char *cmd = argv[i++];
     ptpu_device *dev;
+    if (!strcmp(cmd, "info") && (!strcmp(uri, "usb") || !strncmp(uri, "usb:", 4)))
+        ptpu_usb_list(stdout);  /* the boards, before opening one */
     int rc = ptpu_open(uri, &dev);
     if (rc)
         return fail(NULL, rc, uri);

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: Apache-2.0
+# tests/usb/test.mk - the usb backend (host/src/ptpu_backend_usb.c, libftdi1) against an
+# emulated FTDI chip (tests/usb/usb_emu.c, LD_PRELOADed in place of libusb-1.0) wired to
+# the UART pins of a simulated SoC (sim16u: sim16 with the UART link PHY).
+
+# sim16 with LinkPhy=1: 8 clock cycles per bit at 3 Mbaud (the ratio, not the clock, is
+# what matters for the UART; a low ratio keeps the simulation of the line cheap).
+USB_CLK_HZ := 24000000
+USB_BAUD := 3000000
+SOC_CFG_sim16u := $(SOC_CFG_sim16)
+SIM_GFLAGS_sim16u := -GLinkPhy=1 -GClkHz=$(USB_CLK_HZ) -GBaud=$(USB_BAUD)
+SIM_CDEFS_sim16u := -DPTPU_SIM_LINK_UART=1 -DPTPU_SIM_UART_CLK_HZ=$(USB_CLK_HZ)u
+$(eval $(call SIM_CONFIG,sim16u))
+# the UART model at the far end of the pins, linked into the sim16u library
+$(SIM_sim16u_DIR)/uart_model.o: sim/uart_model.c sim/uart_model.h
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) -c $< -o $@
+$(SIM_sim16u_DIR)/picotpu_sim.o: sim/uart_model.h
+$(SIM_sim16u_LIB): $(SIM_sim16u_DIR)/uart_model.o
+SIM_sim16u_OBJS += $(SIM_sim16u_DIR)/uart_model.o
+
+# The emulated FTDI chip: a libusb-1.0 for LD_PRELOAD (sim/ftdi_emu/ftdi_emu.c).
+USB_BUILD := build/usb
+USB_EMU := $(USB_BUILD)/libusb-emu.so
+USB_FTDI_CFLAGS := $(shell pkg-config --cflags libusb-1.0 2>/dev/null || echo -I/usr/include/libusb-1.0)
+$(USB_EMU): sim/ftdi_emu/ftdi_emu.c sim/include/picotpu_sim.h tests/usb/test.mk
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -Isim/include $(USB_FTDI_CFLAGS) \
+	  -DEMU_SIM_LIB='"$(abspath $(SIM_sim16u_SO))"' -DEMU_CLK_HZ=$(USB_CLK_HZ) $< -o $@ -ldl
+
+# The end-to-end test program (tests/usb/tb_usb.c), linked like any libpicotpu user.
+USB_TB := $(USB_BUILD)/tb_usb
+$(USB_TB): tests/usb/tb_usb.c tests/host/hostutil.h $(HOST_LIB)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/host $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
+USB_ENV := LD_PRELOAD=$(abspath $(USB_EMU)) PTPU_USB_EMU_BOARDS=ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1
