@@ -387,7 +387,9 @@ module tpu_mem_sdram #(
   end
 
   // ---- Queue ----
+  logic into1;
   always_comb begin
+    into1 = 1'b0;
     for (int i = 0; i < 2; i++) begin
       qv_d[i] = qv_q[i];
       qwr_d[i] = qwr_q[i];
@@ -415,8 +417,9 @@ module tpu_mem_sdram #(
     end
     if (accept) begin
       // Into q0 when it is (or becomes) empty, else into q1.
+      into1 = qv_d[0];
       for (int i = 0; i < 2; i++) begin
-        if ((i == 0) == (!qv_d[0])) begin
+        if ((i == 1) == into1) begin
           qv_d[i] = 1'b1;
           qwr_d[i] = s_req_write_i;
           qba_d[i] = in_ba;
