@@ -448,14 +448,19 @@ static int usb_open(struct ptpu_device *dev, const char *opts)
     return rc;
 }
 
-/* A link-level failure caused by the transport gets the transport's reason. */
+/* A link-level failure caused by the transport gets the transport's reason; others the
+ * board's name. */
 static int why(struct ptpu_device *dev, int rc)
 {
     struct usbx *u;
-    if (rc && (u = of_dev(dev)) && u->why[0]) {
+    if (rc && (u = of_dev(dev))) {
         char link[sizeof(dev->err)];
         snprintf(link, sizeof(link), "%s", dev->err);
-        ptpu_dev_fail(dev, rc, "%s (%s)", u->why, link);
+        if (u->why[0])
+            ptpu_dev_fail(dev, rc, "%s (%s)", u->why, link);
+        else if (rc == PTPU_ERR_TIMEOUT)
+            ptpu_dev_fail(dev, rc, "usb: %s serial %s stopped answering: %s", u->b.chip->name,
+                          u->b.serial, link);
         u->why[0] = 0;
     }
     return rc;

@@ -797,7 +797,8 @@ int libusb_handle_events_timeout_completed(libusb_context *ctx, struct timeval *
  * "unplug_after" (arg more bulk OUT bytes), "mute" (arg 1: cut the SoC's TX wire, 0:
  * mend it), "hang" (arg 1: the chip answers no bulk IN), "cycles" (its time),
  * "out_bytes", "in_bytes", "full_pkts", "short_pkts" (bulk IN packets of the maximum size
- * and shorter); "clk_hz", "boards".  Returns the value, or -1 for an unknown request. */
+ * and shorter); "clk_hz", "boards", "all_cycles" (the time of every board summed).
+ * Returns the value, or -1 for an unknown request. */
 long long ptpu_usb_emu_ctl(const char *what, long long arg)
 {
     setup();
@@ -809,6 +810,12 @@ long long ptpu_usb_emu_ctl(const char *what, long long arg)
         return (long long)clk_hz;
     if (!strcmp(what, "boards"))
         return nboards;
+    if (!strcmp(what, "all_cycles")) {
+        long long t = 0;
+        for (int i = 0; i < nboards; i++)
+            t += (long long)boards[i].t;
+        return t;
+    }
     if (!b)
         return -1;
     if (!strcmp(what, "unplug"))

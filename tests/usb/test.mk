@@ -34,3 +34,30 @@ $(USB_TB): tests/usb/tb_usb.c tests/host/hostutil.h $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/host $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
 USB_ENV := LD_PRELOAD=$(abspath $(USB_EMU)) PTPU_USB_EMU_BOARDS=ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1
+
+# make test: the end-to-end test through the emulated chip, and the CLI's board listing
+# with the emulated board and with none.  About 170 ms of simulated time, ~2 min of CPU.
+TB_PROGS += $(USB_EMU) $(USB_TB) $(SIM_sim16u_SO) $(HOST_CLI)
+TEST_TARGETS += test-usb test-usb-cli
+.PHONY: test-usb test-usb-cli bench-usb check-usb-host
+USB_SEED = $(if $(SEED),--seed $(SEED))
+test-usb: $(USB_TB) $(USB_EMU) $(SIM_sim16u_SO) $(SOC_FW)
+	@$(call run_test,usb,env $(USB_ENV) $(USB_TB) $(USB_SEED))
+test-usb-cli: $(HOST_CLI) $(USB_EMU) $(SIM_sim16u_SO) $(SOC_FW)
+	@$(call run_test,usb_cli,tests/usb/cli.sh $(HOST_CLI) $(abspath $(USB_EMU)))
+
+# usb.emulated.efficiency: payload bytes per simulated second over the line rate (baud/10),
+# 4 largest MEM_WRITEs (4092 data bytes) and 4 largest MEM_READs (4096).
+BENCH_TARGETS += bench-usb
+USB_BENCH_CMD := $(USB_TB) --bench --frames 4
+bench-usb: $(USB_TB) $(USB_EMU) $(SIM_sim16u_SO) $(SOC_FW)
+	@out=$$(env $(USB_ENV) $(USB_BENCH_CMD)); echo "$$out"; \
+	  v=$$(echo "$$out" | awk '/^BENCH usb.emulated.efficiency/ {print $$3}'); \
+	  scripts/bench-record.sh usb.emulated.efficiency "$$v" fraction \
+	    'sim16u FT2232H emulated, 3 Mbaud, latency 1 ms, 4 x MEM_WRITE 4092 B + 4 x MEM_READ 4096 B' \
+	    'LD_PRELOAD=build/usb/libusb-emu.so $(USB_BENCH_CMD)'
+
+# The host ops test (tests/host/test_ops.c) against --device usb through the emulated chip:
+# one iteration of every op (slow: every request waits at least one latency period).
+check-usb-host: $(HOST_BUILD)/test_ops $(USB_EMU) $(SIM_sim16u_SO) $(SOC_FW)
+	@$(call run_test,host_ops_usb,env $(USB_ENV) $(HOST_BUILD)/test_ops --device usb --iters 1 $(HOST_SEED))
