@@ -161,8 +161,9 @@ static int find_boards(struct ftdi_context *f, struct board *out, int max,
                        struct ftdi_device_list **lists)
 {
     int n = 0;
-    for (size_t c = 0; c < NCHIPS; c++) {
+    for (size_t c = 0; c < NCHIPS; c++)
         lists[c] = NULL;
+    for (size_t c = 0; c < NCHIPS; c++) {
         int k = ft.ftdi_usb_find_all(f, &lists[c], chips[c].vid, chips[c].pid);
         if (k < 0)
             return k;
@@ -383,7 +384,8 @@ static int usb_open(struct ptpu_device *dev, const char *opts)
         int r = ft.ftdi_set_interface(f, u->b.chip->iface);
         if (!r) {
             /* detaches ftdi_sio, claims the interface, resets the chip */
-            step = "open (claim the interface; is another program using it?)";
+            step = "open it (may this user open it: udev rule? is another program using "
+                   "the interface?)";
             r = ft.ftdi_usb_open_dev(f, u->b.dev);
         }
         if (!r) {

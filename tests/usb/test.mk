@@ -61,3 +61,14 @@ bench-usb: $(USB_TB) $(USB_EMU) $(SIM_sim16u_SO) $(SOC_FW)
 # one iteration of every op (slow: every request waits at least one latency period).
 check-usb-host: $(HOST_BUILD)/test_ops $(USB_EMU) $(SIM_sim16u_SO) $(SOC_FW)
 	@$(call run_test,host_ops_usb,env $(USB_ENV) $(HOST_BUILD)/test_ops --device usb --iters 1 $(HOST_SEED))
+
+# The UART model itself, back to back (no SoC).
+USB_UART_TB := $(USB_BUILD)/tb_uart_model
+$(USB_UART_TB): tests/usb/tb_uart_model.c sim/uart_model.c sim/uart_model.h tests/host/hostutil.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isim -Itests/host $< sim/uart_model.c -o $@
+TB_PROGS += $(USB_UART_TB)
+TEST_TARGETS += test-usb-uart
+.PHONY: test-usb-uart
+test-usb-uart: $(USB_UART_TB)
+	@$(call run_test,usb_uart_model,$< $(USB_SEED))
