@@ -28,6 +28,7 @@ include mk/lint.mk
 include mk/run.mk
 include mk/configs.mk
 include $(sort $(wildcard fw/*.mk tests/*/test.mk))
+include mk/board.mk
 
 .PHONY: help deps lint lint-tested fw sim test demo bench clean tests-build spec spec-check
 help:
@@ -42,6 +43,9 @@ help:
 	@echo "  make bench    run the benchmarks; figures in build/bench/results.json"
 	@echo "  make spec     regenerate the files generated from spec/picotpu.toml"
 	@echo "  make install  install libpicotpu, its headers, pkg-config file and CLI (PREFIX=/usr/local, DESTDIR)"
+	@echo "  make bitstream BOARD=icebreaker|ulx3s   FPGA bitstream in build/boards/BOARD/ (Yosys, nextpnr);"
+	@echo "                fails if the design does not fit or misses the board's clock (docs/boards.md)"
+	@echo "  make flash BOARD=icebreaker|ulx3s       program the board (iceprog / openFPGALoader)"
 	@echo "  make clean    remove build/"
 	@echo "Options: WAVES=1 (FST traces in build/waves/), SEED=N (repeat a random run),"
 	@echo "         JOBS=N (parallel builds, default $(JOBS))"

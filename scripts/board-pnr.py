@@ -101,6 +101,9 @@ def main():
             with open(p, errors="replace") as f:
                 text += f.read()
     if r.returncode != 0 or not os.path.exists(report):
+        c = cells(a.family, os.path.join(a.dir, "stat.json"))
+        if c:
+            print(f"  {b}: Yosys cells: " + ", ".join(f"{k} {v}" for k, v in c.items()))
         m = FIT_RE.search(text)
         if m:
             fail(f"the design does NOT FIT the {DEVICES[a.family]}: {m.group(0).strip()} "

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: Apache-2.0
+# constraints/icebreaker.mk - the iCEBreaker (iCE40UP5K-SG48) build (mk/board.mk, docs/boards.md).
+#
+# Clock: the PLL makes 12 MHz * (DIVF + 1) / 2^DIVQ = 12 * 64 / 32 = 24 MHz (VCO 768 MHz).
+# 24 MHz is 8 clocks per bit at the FT2232H's 3 Mbaud.  Other choices that keep the
+# UART exact: 18 MHz (DIVF 47, DIVQ 5; 6 clocks per bit), 12 MHz (DIVF 63, DIVQ 6).
+BOARD_icebreaker_FAMILY := ice40
+BOARD_icebreaker_TOP := icebreaker_top
+BOARD_icebreaker_SRCS := $(BOARD_COMMON_SRCS) rtl/boards/icebreaker_top.sv
+BOARD_icebreaker_CONFIG := icebreaker
+BOARD_icebreaker_MHZ := 24
+BOARD_icebreaker_FW_RAM_KB := 8
+BOARD_icebreaker_TOP_PARAMS := ClkHz=24000000 Baud=3000000 PllDivr=0 PllDivf=63 PllDivq=5 \
+                               FwRamKb=$(BOARD_icebreaker_FW_RAM_KB)
+BOARD_icebreaker_CONSTRAINTS := constraints/icebreaker.pcf
+BOARD_icebreaker_NEXTPNR = $(NEXTPNR_ICE40)
+BOARD_icebreaker_PNR_ARGS := --up5k --package sg48 --pcf icebreaker.pcf --asc icebreaker.asc
+BOARD_icebreaker_PACK = $(ICEPACK)
+BOARD_icebreaker_FLASH = $(ICEPROG)
+BOARD_icebreaker_FLASH_VAR := ICEPROG
+
+# The 30 block RAMs of the UP5K do not hold the 16 KB firmware RAM of the simulation next
+# to the accelerator's buffers: the board has 8 KB, and the command processor is linked
+# for it (same sources and 2 KB stack as fw/fw_cp.mk, compiled for size).
+BOARD_icebreaker_FW := $(FW_BUILD)/ptpu_cp_8k.bin
+BOARD_ICE_FW_FLAGS := -Os -Wl,--defsym=__ram_size=0x2000 -Wl,--defsym=__stack_size=0x800
+$(eval $(call fw_image,ptpu_cp_8k,rv32im,$(FW_CP_SRCS),$(BOARD_ICE_FW_FLAGS)))

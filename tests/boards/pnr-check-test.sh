@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# tests/boards/pnr-check-test.sh: the board flow's fit and timing checks
+# (scripts/board-pnr.py) on a small design, so that they are tested whether or not the real
+# boards' designs fit: 2 multipliers at 20 MHz pass and leave the output; the same at
+# 400 MHz fails with "misses timing"; 12 multipliers (the UP5K has 8 DSPs) fail with
+# "does NOT FIT"; a failure removes the output file.
+set -u -o pipefail
+dir=build/boards/pnr-check
+rm -rf "$dir"; mkdir -p "$dir"
+fail() { echo "FAIL board-pnr-check: $*"; exit 1; }
+for m in 2 12; do
+  ${YOSYS:-yosys} -q -p "read_verilog -sv tests/boards/tpu_board_tiny.sv; chparam -set Muls $m tpu_board_tiny; \
+    synth_ice40 -dsp -top tpu_board_tiny -json $dir/t$m.json; tee -q -o $dir/stat$m.json stat -json" \
+    > /dev/null || fail "yosys failed"
+done
+printf 'set_io clk_i 35\nset_io d_i 6\nset_io q_o 9\n' > "$dir/t.pcf"
+pnr() {  # pnr MULS MHZ: prints board-pnr.py's output, returns its status
+  cp "$dir/stat$1.json" "$dir/stat.json"
+  scripts/board-pnr.py --board tiny --family ice40 --dir "$dir" --target-mhz "$2" --macs "$1" \
+    --out t.asc -- ${NEXTPNR_ICE40:-nextpnr-ice40} --up5k --package sg48 --pcf t.pcf --asc t.asc \
+    --json "t$1.json" --freq "$2" --timing-allow-fail --report report.json -l pnr.log -q 2>&1
+}
+out=$(pnr 2 20) || fail "2 multipliers at 20 MHz did not pass: $out"
+echo "$out" | sed 's/^/# /'
+[ -s "$dir/t.asc" ] || fail "no output after a pass"
+grep -q '"fmax_mhz"' "$dir/summary.json" || fail "no summary.json after a pass"
+out=$(pnr 2 400) && fail "400 MHz passed: $out"
+echo "$out" | sed 's/^/# /'
+grep -q "bitstream tiny: the design misses timing: .* needs 400.00 MHz" <<<"$out" || fail "no timing message"
+[ -e "$dir/t.asc" ] && fail "the output of a failed timing check was left"
+out=$(pnr 12 20) && fail "12 multipliers fit 8 DSPs: $out"
+echo "$out" | sed 's/^/# /'
+grep -q "bitstream tiny: the design does NOT FIT the iCE40UP5K-SG48: .*ICESTORM_DSP" <<<"$out" || fail "no fit message"
+echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit"

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: Apache-2.0
+# tests/boards/test.mk - FPGA board builds (mk/board.mk, docs/boards.md).
+#
+# make test: the error cases of `make bitstream` / `make flash`, the fit and timing checks
+# on a small design, and a full bitstream build
+# of each board in BOARD_TESTS that checks it fits and meets its clock (this is CI's
+# "builds both bitstreams").  A board whose design does not fit or meet timing yet is left
+# out of BOARD_TESTS (it stays buildable by hand with make bitstream BOARD=...).
+# The boards' lint targets (lint-board-<board>) are in mk/board.mk, which this file precedes.
+# Neither board is in BOARD_TESTS yet: see docs/boards.md ("Status") for their numbers;
+# `make test-board-icebreaker` / `make test-board-ulx3s` run the check by hand.
+BOARD_TESTS ?=
+
+TEST_TARGETS += test-board-errors test-board-pnr-check $(addprefix test-board-,$(BOARD_TESTS))
+.PHONY: test-board-errors test-board-pnr-check $(addprefix test-board-,$(BOARD_TESTS)) bench-boards
+test-board-errors:
+	@$(call run_test,board-errors,tests/boards/errors-test.sh)
+
+# The board tops' own blocks: reset synchroniser and LEDs (a self-checking SV testbench).
+BOARD_TB := build/boards/tb/tb_board_leds
+BOARD_TB_SRCS := rtl/boards/tpu_board_reset.sv rtl/boards/tpu_board_leds.sv tests/boards/tb_board_leds.sv
+TB_PROGS += $(BOARD_TB)
+TEST_TARGETS += test-board-leds
+$(BOARD_TB): $(BOARD_TB_SRCS)
+	@mkdir -p $(@D)
+	$(VERILATOR) --binary -Wall --timing --top-module tb_board_leds -Mdir $(@D)/obj -o ../tb_board_leds \
+	  $(BOARD_TB_SRCS) >$(@D)/build.log 2>&1 || { tail -20 $(@D)/build.log; exit 1; }
+.PHONY: test-board-leds
+test-board-leds: $(BOARD_TB)
+	@$(call run_test,board-leds,$(BOARD_TB))
+
+# The fit and timing checks on a small design (seconds).
+test-board-pnr-check:
+	@$(call run_test,board-pnr-check,tests/boards/pnr-check-test.sh)
+
+test-board-%:
+	@$(call run_test,board-$*,env MAKE="$(MAKE)" tests/boards/board-test.sh $*)
+
+# make bench-boards: resources, Fmax and peak GOPS of every board that builds.
+BENCH_TARGETS += bench-boards
+bench-boards:
+	@for b in icebreaker ulx3s; do \
+	  $(MAKE) --no-print-directory bitstream BOARD=$$b || { echo "bench-boards: $$b did not build"; continue; }; \
+	  scripts/board-bench.py $$b build/boards/$$b/summary.json; \
+	done
