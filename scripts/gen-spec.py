@@ -25,9 +25,20 @@ def upper(name):
     return re.sub(r"[^A-Za-z0-9]", "_", name).upper()
 
 
+# Memory kinds of a configuration: the tpu_soc MemBackend values (tpu_mem_pkg::Backend*).
+MEM_KINDS = {"hbm2": 0, "spram": 1, "sdram": 2}
+
+
 def check_spec(s):
     """Catch the mistakes a hand-edited spec invites: overlaps, duplicates, overflow."""
     errs = []
+    for c in s["config"]:
+        if c.get("mem") not in MEM_KINDS:
+            errs.append(f"config {c['name']}: mem must be one of {', '.join(MEM_KINDS)}")
+        elif (c["mem"] == "hbm2") != (c["pch"] > 0):
+            errs.append(f"config {c['name']}: mem = \"hbm2\" exactly when pch > 0")
+        if c.get("bus_bits") not in (64, 128, 256) or (c.get("mem") == "hbm2" and c["bus_bits"] != 256):
+            errs.append(f"config {c['name']}: bus_bits must be 64, 128 or 256 (256 with hbm2)")
     formats = {}
     for f in s["field"]:
         formats.setdefault(f["format"], []).append(f)
@@ -234,19 +245,20 @@ def make_fragment(s):
     for c in s["config"]:
         o.append(f"SOC_CFG_{c['name']} := N={c['n']} EnableBf16={c['bf16']} UbRows={c['ub_rows']} "
                  f"WbRows={c['wb_rows']} AccRows={c['acc_rows']} VpRows={c['vp_rows']} "
-                 f"NumPch={c['pch']} MemKb={c['mem_kb']}")
+                 f"NumPch={c['pch']} MemKb={c['mem_kb']} MemBackend={MEM_KINDS[c['mem']]} "
+                 f"MemDataWidth={c['bus_bits']}")
     o.append("")
     return "\n".join(o)
 
 
 def doc_tables(s):
     o = [DOC_MARK, "", "## Reference tables", ""]
-    o += ["### Configurations", "", "| name | N | bf16 | UB rows | WB rows | ACC rows | VP rows | pseudo-channels | memory | use |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+    o += ["### Configurations", "", "| name | N | bf16 | UB rows | WB rows | ACC rows | VP rows | pseudo-channels | memory | bus bits | use |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in s["config"]:
         mem = f"{c['mem_kb'] // 1024} MB" if c["mem_kb"] >= 1024 else f"{c['mem_kb']} KB"
         o.append(f"| `{c['name']}` | {c['n']} | {'yes' if c['bf16'] else 'no'} | {c['ub_rows']} | {c['wb_rows']} | "
-                 f"{c['acc_rows']} | {c['vp_rows']} | {c['pch'] or 'board memory'} | {mem} | {c['doc']} |")
+                 f"{c['acc_rows']} | {c['vp_rows']} | {c['pch'] or c['mem'].upper()} | {mem} | {c['bus_bits']} | {c['doc']} |")
     o += ["", "### Buffers", "", "| buffer | value | row bytes | holds |", "|---|---|---|---|"]
     for b in s["buffer"]:
         o.append(f"| `{b['name']}` | {b['value']} | {b['row_bytes']} | {b['doc']} |")

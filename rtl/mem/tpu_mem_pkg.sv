@@ -37,5 +37,6 @@ package tpu_mem_pkg;
   // Backends behind the per-channel request interface.
   localparam int BackendHbm2  = 0;  // HBM2 pseudo-channel controller + external device
   localparam int BackendSpram = 1;  // on-chip single-port RAM (iCE40UP5K SPRAM)
+  localparam int BackendSdram = 2;  // SDR SDRAM controller + external device (ULX3S)
 
 endpackage

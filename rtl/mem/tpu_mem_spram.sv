@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // tpu_mem_spram: per-channel backend on single-port on-chip RAM (the iCE40UP5K's four
-// 16-bit SPRAMs side by side make one 64-bit word); a 32-byte request takes four words.
+// 16-bit SPRAMs side by side make one 64-bit word); a request of DataWidth bits takes
+// DataWidth/64 words.
 `default_nettype none
 
+// The RAM is written so that Yosys maps it onto SB_SPRAM256KA (synth_ice40 -spram): one
+// 64-bit word per cycle, byte write enables, registered read data.  A request takes one
+// cycle to accept, DataWidth/64 cycles of RAM access, and a read one more to answer.
 module tpu_mem_spram #(
-  parameter int TagWidth = 8,   // request tag bits, returned with read data
-  parameter int AddrW    = 12,  // beat address bits: the RAM holds 2^AddrW x 32 bytes
-  localparam int DataWidth = 256,
-  localparam int StrbWidth = 32,
+  parameter int TagWidth  = 8,    // request tag bits, returned with read data
+  parameter int AddrW     = 12,   // beat address bits: the RAM holds 2^AddrW x DataWidth bits
+  parameter int DataWidth = 256,  // request data bits: 64, 128 or 256
+  localparam int StrbWidth = DataWidth / 8,
   localparam int NumCnt    = tpu_mem_pkg::NumCnt,
   localparam int CntWidth  = tpu_mem_pkg::CntWidth
 ) (
@@ -31,29 +35,39 @@ module tpu_mem_spram #(
   // One C++ class shared by every instance keeps the Verilated model small.
   /* verilator no_inline_module */
 
-  localparam int Words = 4 << AddrW;
+  localparam int K     = DataWidth / 64;              // RAM words per request
+  localparam int KW    = (K > 1) ? $clog2(K) : 1;
+  localparam int RamAW = AddrW + $clog2(K);
+  localparam int Words = 1 << RamAW;
+  localparam logic [2:0] Last = 3'(K);                 // step of the last word
+  localparam logic [2:0] Ans  = 3'(K + 1);             // step that answers a read
 
-  // Step 0: idle. Steps 1..4 access word step-1; step 5 answers a read.
+  // Step 0: idle. Steps 1..K access word step-1; step K+1 answers a read.
   logic [2:0] step_q, step_d;
   logic wr_q, wr_d;
   logic [AddrW-1:0] addr_q, addr_d;
   logic [TagWidth-1:0] tag_q, tag_d;
   logic [DataWidth-1:0] wdata_q;
-  logic [191:0] rdata_q;     // words 0..2 of a read; word 3 is still in rword_q
   logic [StrbWidth-1:0] wstrb_q;
   logic [63:0] mem_m [Words];
   logic [63:0] rword_q;
-  logic [1:0] widx, ridx;
-  logic [AddrW+1:0] waddr;
+  logic [KW-1:0] widx, ridx;
+  logic [RamAW-1:0] waddr;
   logic acc, accept;
   logic [NumCnt*CntWidth-1:0] cnt_q, cnt_d;  // flat: counter k at [k*CntWidth +: CntWidth]
 
   assign s_req_ready_o = step_q == 3'd0;
   assign accept = s_req_valid_i && s_req_ready_o;
-  assign acc = step_q >= 3'd1 && step_q <= 3'd4;
-  assign widx = 2'(step_q - 3'd1);
-  assign waddr = {addr_q, widx};
-  assign ridx = 2'(step_q - 3'd2);
+  assign acc = step_q >= 3'd1 && step_q <= Last;
+  assign widx = KW'(step_q - 3'd1);
+  assign ridx = KW'(step_q - 3'd2);
+  if (K > 1) begin : g_waddr_k
+    assign waddr = {addr_q, widx};
+  end else begin : g_waddr_1
+    assign waddr = addr_q;
+    logic unused_idx;
+    assign unused_idx = ^{widx, ridx};
+  end
 
   function automatic logic [NumCnt*CntWidth-1:0] bump(input logic [NumCnt*CntWidth-1:0] c,
                                                       input int k, input int by);
@@ -72,12 +86,12 @@ module tpu_mem_spram #(
       wr_d = s_req_write_i;
       addr_d = s_req_addr_i;
       tag_d = s_req_tag_i;
-      cnt_d = bump(cnt_d, tpu_mem_pkg::CntBytes, 32);
+      cnt_d = bump(cnt_d, tpu_mem_pkg::CntBytes, StrbWidth);
       cnt_d = bump(cnt_d, s_req_write_i ? tpu_mem_pkg::CntWrites : tpu_mem_pkg::CntReads, 1);
-    end else if (step_q == 3'd4) begin
-      step_d = wr_q ? 3'd0 : 3'd5;
+    end else if (step_q == Last) begin
+      step_d = wr_q ? 3'd0 : Ans;
     end else if (step_q != 3'd0) begin
-      step_d = (step_q == 3'd5) ? 3'd0 : step_q + 3'd1;
+      step_d = (step_q == Ans) ? 3'd0 : step_q + 3'd1;
     end
     cnt_d = bump(cnt_d, (step_q != 3'd0) ? tpu_mem_pkg::CntBusy : tpu_mem_pkg::CntIdle, 1);
   end
@@ -108,10 +122,14 @@ module tpu_mem_spram #(
   end
 
   // The RAM: one 64-bit word per cycle, byte write enables, registered read.
+  logic [63:0] ram_wdata;
+  logic [7:0] ram_wstrb;
+  assign ram_wdata = wdata_q[64*widx +: 64];
+  assign ram_wstrb = wstrb_q[8*widx +: 8];
   always_ff @(posedge clk_i) begin
     if (acc && wr_q) begin
       for (int b = 0; b < 8; b++) begin
-        if (wstrb_q[8*widx + b]) mem_m[waddr][8*b +: 8] <= wdata_q[64*widx + 8*b +: 8];
+        if (ram_wstrb[b]) mem_m[waddr][8*b +: 8] <= ram_wdata[8*b +: 8];
       end
     end
   end
@@ -119,20 +137,27 @@ module tpu_mem_spram #(
     if (acc && !wr_q) rword_q <= mem_m[waddr];
   end
 
-  // Read words arrive one cycle after their step and are assembled in rdata_q.
-  always_ff @(posedge clk_i) begin
-    if (!wr_q && step_q >= 3'd2 && step_q <= 3'd4) rdata_q[64*ridx +: 64] <= rword_q;
+  // Read words arrive one cycle after their step; words 0..K-2 are kept in rdata_q.
+  if (K > 1) begin : g_assemble
+    logic [(K-1)*64-1:0] rdata_q;
+    always_ff @(posedge clk_i) begin
+      if (!wr_q && step_q >= 3'd2 && step_q <= Last) rdata_q[64*ridx +: 64] <= rword_q;
+    end
+    assign s_rsp_rdata_o = {rword_q, rdata_q};
+  end else begin : g_single
+    assign s_rsp_rdata_o = rword_q;
   end
 
-  assign s_rsp_valid_o = step_q == 3'd5;
+  assign s_rsp_valid_o = step_q == Ans;
   assign s_rsp_tag_o   = tag_q;
-  assign s_rsp_rdata_o = {rword_q, rdata_q};
   assign cnt_o         = cnt_q;
 
   // Assertions
 `ifndef SYNTHESIS
   initial begin
     if (AddrW < 1 || AddrW > 20) $fatal(1, "tpu_mem_spram: AddrW %0d outside 1..20", AddrW);
+    if (K < 1 || K > 4 || K * 64 != DataWidth || (K & (K - 1)) != 0)
+      $fatal(1, "tpu_mem_spram: DataWidth %0d must be 64, 128 or 256", DataWidth);
   end
 `endif
 endmodule

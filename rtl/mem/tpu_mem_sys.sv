@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // tpu_mem_sys: the memory system: NumPorts AXI4-like slave ports, a fair arbiter per
 // pseudo-channel behind the address interleaver, and one backend per pseudo-channel
-// (an HBM2 controller driving the m_hbm_* device ports, or on-chip SPRAM).
+// (an HBM2 controller driving the m_hbm_* device ports, on-chip SPRAM, or an SDR SDRAM
+// controller driving the sdram_* pins).  A bus narrower than 256 bits (the boards) has
+// one channel behind a simpler in-order front end (tpu_mem_board).
 //
 // Port groups are packed arrays flattened into vectors: field f of port p is
 // s_axi_f[p*W +: W]; channel c of a device port is m_hbm_f[c*W +: W].
@@ -11,12 +13,14 @@ module tpu_mem_sys #(
   parameter int NumPorts    = 2,     // AXI slave ports (1..16)
   parameter int NumPch      = 8,     // pseudo-channels P (1, 2, 4, 8, 16)
   parameter int AddrWidth   = 32,    // byte address bits
-  parameter int DataWidth   = 256,   // AXI data bits: one 32-byte HBM2 burst (only 256)
+  parameter int DataWidth   = 256,   // AXI data bits: 256 (one 32-byte HBM2 burst), or 32..128
+                                     // with NumPch = 1 and a board backend
   parameter int IdWidth     = 4,     // AXI ID bits
   parameter int GranBytes   = 256,   // interleave granularity: bytes per channel in turn
-  parameter int Backend     = 0,     // tpu_mem_pkg::BackendHbm2 or BackendSpram
+  parameter int Backend     = 0,     // tpu_mem_pkg::BackendHbm2, BackendSpram or BackendSdram
   parameter int RowBits     = 14,    // HBM2: rows per bank = 2^RowBits (2^RowBits x 16 KB per channel)
-  parameter int SpramBytes  = 131072,// SPRAM: bytes per channel, a power of two
+  parameter int SpramBytes  = 131072,// SPRAM, SDRAM: bytes per channel, a power of two
+  parameter int ClkHz       = 50000000, // SDRAM: clock frequency (refresh and timing in cycles)
   parameter int QueueDepth  = 32,    // HBM2: request queue per channel
   parameter int RobDepth    = 64,    // read beats in flight per port
   parameter int PortQueue   = 8,     // beats per port and channel waiting for the channel
@@ -100,121 +104,163 @@ module tpu_mem_sys #(
   output logic [NumPch*StrbWidth-1:0]        m_hbm_wstrb_o,
   input  wire  [NumPch-1:0]                  m_hbm_rvalid_i,
   input  wire  [NumPch*DataWidth-1:0]        m_hbm_rdata_i,
+  // SDR SDRAM pins (Backend = SDRAM, channel 0; idle otherwise); the board top makes the
+  // tristate data bus and the SDRAM clock
+  output logic                               sdram_cke_o,
+  output logic                               sdram_cs_no,
+  output logic                               sdram_ras_no,
+  output logic                               sdram_cas_no,
+  output logic                               sdram_we_no,
+  output logic [1:0]                         sdram_ba_o,
+  output logic [12:0]                        sdram_a_o,
+  output logic [1:0]                         sdram_dqm_o,
+  output logic [15:0]                        sdram_dq_o,
+  output logic                               sdram_dq_oe_o,
+  input  wire  [15:0]                        sdram_dq_i,
   // Counters: channel c, counter k at cnt_o[(c*NumCnt+k)*CntWidth +: CntWidth]
   output logic [NumPch*NumCnt*CntWidth-1:0]  cnt_o
 );
-  localparam int PchBytesLog2 = (Backend == tpu_mem_pkg::BackendSpram) ? $clog2(SpramBytes) : RowBits + 14;
+  localparam int PchBytesLog2 = (Backend != tpu_mem_pkg::BackendHbm2) ? $clog2(SpramBytes) : RowBits + 14;
+  localparam bit Narrow   = DataWidth != 256;  // the board front end
   localparam int GranLog2 = $clog2(GranBytes);
-  localparam int LocW     = PchBytesLog2 - 5;
+  localparam int LocW     = PchBytesLog2 - $clog2(StrbWidth);  // beat address bits
   localparam int PortBits = (NumPorts > 1) ? $clog2(NumPorts) : 1;
   localparam int RobBits  = $clog2(RobDepth);
   localparam int TagW     = PortBits + RobBits;
   localparam int NumSrc   = 2 * NumPorts;  // write side of every port, then read side
   localparam int SrcW     = $clog2(NumSrc);
 
-  // ---------------------------------------------------------------- ports
-  // Each port side holds a request queue per channel.
-  logic [NumPorts*NumPch-1:0] wr_valid, wr_gnt, rd_valid, rd_gnt;  // [p*NumPch + c]
-  logic [NumPorts*NumPch*LocW-1:0] wr_addr, rd_addr;
-  logic [NumPorts*NumPch*DataWidth-1:0] wr_data;
-  logic [NumPorts*NumPch*StrbWidth-1:0] wr_strb;
-  logic [NumPorts*NumPch*TagW-1:0] rd_tag;
-
-  logic [NumPch-1:0] rsp_valid;
-  logic [NumPch*TagW-1:0] rsp_tag;
-  logic [NumPch*DataWidth-1:0] rsp_rdata;
-
-  for (genvar p = 0; p < NumPorts; p++) begin : g_port
-    tpu_mem_axi_wr #(
-      .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
-      .PchBytesLog2(PchBytesLog2), .PortQueue(PortQueue)
-    ) u_wr (
-      .clk_i, .rst_ni,
-      .s_awvalid_i(s_axi_awvalid_i[p]),
-      .s_awready_o(s_axi_awready_o[p]),
-      .s_awid_i   (s_axi_awid_i[p*IdWidth +: IdWidth]),
-      .s_awaddr_i (s_axi_awaddr_i[p*AddrWidth +: AddrWidth]),
-      .s_awlen_i  (s_axi_awlen_i[p*8 +: 8]),
-      .s_wvalid_i (s_axi_wvalid_i[p]),
-      .s_wready_o (s_axi_wready_o[p]),
-      .s_wdata_i  (s_axi_wdata_i[p*DataWidth +: DataWidth]),
-      .s_wstrb_i  (s_axi_wstrb_i[p*StrbWidth +: StrbWidth]),
-      .s_wlast_i  (s_axi_wlast_i[p]),
-      .s_bvalid_o (s_axi_bvalid_o[p]),
-      .s_bready_i (s_axi_bready_i[p]),
-      .s_bid_o    (s_axi_bid_o[p*IdWidth +: IdWidth]),
-      .s_bresp_o  (s_axi_bresp_o[p*2 +: 2]),
-      .req_valid_o(wr_valid[p*NumPch +: NumPch]),
-      .req_addr_o (wr_addr[p*NumPch*LocW +: NumPch*LocW]),
-      .req_wdata_o(wr_data[p*NumPch*DataWidth +: NumPch*DataWidth]),
-      .req_wstrb_o(wr_strb[p*NumPch*StrbWidth +: NumPch*StrbWidth]),
-      .req_gnt_i  (wr_gnt[p*NumPch +: NumPch])
-    );
-
-    tpu_mem_axi_rd #(
-      .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
-      .PchBytesLog2(PchBytesLog2), .RobDepth(RobDepth), .PortBits(PortBits),
-      .PortQueue(PortQueue)
-    ) u_rd (
-      .clk_i, .rst_ni,
-      .port_i     (PortBits'(p)),
-      .s_arvalid_i(s_axi_arvalid_i[p]),
-      .s_arready_o(s_axi_arready_o[p]),
-      .s_arid_i   (s_axi_arid_i[p*IdWidth +: IdWidth]),
-      .s_araddr_i (s_axi_araddr_i[p*AddrWidth +: AddrWidth]),
-      .s_arlen_i  (s_axi_arlen_i[p*8 +: 8]),
-      .s_rvalid_o (s_axi_rvalid_o[p]),
-      .s_rready_i (s_axi_rready_i[p]),
-      .s_rid_o    (s_axi_rid_o[p*IdWidth +: IdWidth]),
-      .s_rdata_o  (s_axi_rdata_o[p*DataWidth +: DataWidth]),
-      .s_rresp_o  (s_axi_rresp_o[p*2 +: 2]),
-      .s_rlast_o  (s_axi_rlast_o[p]),
-      .req_valid_o(rd_valid[p*NumPch +: NumPch]),
-      .req_addr_o (rd_addr[p*NumPch*LocW +: NumPch*LocW]),
-      .req_tag_o  (rd_tag[p*NumPch*TagW +: NumPch*TagW]),
-      .req_gnt_i  (rd_gnt[p*NumPch +: NumPch]),
-      .rsp_valid_i(rsp_valid),
-      .rsp_tag_i  (rsp_tag),
-      .rsp_rdata_i(rsp_rdata)
-    );
-  end
-
-  // ---------------------------------------------------------------- arbiters
-  // Channel c arbitrates between the write queue (sources 0..NumPorts-1) and the read
-  // queue (sources NumPorts..2*NumPorts-1) that every port holds for it.
+  // The per-channel request interface between the front end and the backends.
   logic [NumPch-1:0] ch_valid, ch_ready, ch_write;
   logic [NumPch*LocW-1:0] ch_addr;
   logic [NumPch*TagW-1:0] ch_tag;
   logic [NumPch*DataWidth-1:0] ch_wdata;
   logic [NumPch*StrbWidth-1:0] ch_wstrb;
+  logic [NumPch-1:0] rsp_valid;
+  logic [NumPch*TagW-1:0] rsp_tag;
+  logic [NumPch*DataWidth-1:0] rsp_rdata;
 
-  for (genvar c = 0; c < NumPch; c++) begin : g_arb
-    logic [NumSrc-1:0] req, gnt;
-    logic [SrcW-1:0] idx;
-    logic [PortBits-1:0] port;
-    for (genvar p = 0; p < NumPorts; p++) begin : g_req
-      assign req[p] = wr_valid[p*NumPch + c];
-      assign req[NumPorts+p] = rd_valid[p*NumPch + c];
-      assign wr_gnt[p*NumPch + c] = gnt[p] && ch_ready[c];
-      assign rd_gnt[p*NumPch + c] = gnt[NumPorts+p] && ch_ready[c];
+  if (!Narrow) begin : g_wide
+    // ---------------------------------------------------------------- ports
+    // Each port side holds a request queue per channel.
+    logic [NumPorts*NumPch-1:0] wr_valid, wr_gnt, rd_valid, rd_gnt;  // [p*NumPch + c]
+    logic [NumPorts*NumPch*LocW-1:0] wr_addr, rd_addr;
+    logic [NumPorts*NumPch*DataWidth-1:0] wr_data;
+    logic [NumPorts*NumPch*StrbWidth-1:0] wr_strb;
+    logic [NumPorts*NumPch*TagW-1:0] rd_tag;
+
+
+    for (genvar p = 0; p < NumPorts; p++) begin : g_port
+      tpu_mem_axi_wr #(
+        .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
+        .PchBytesLog2(PchBytesLog2), .PortQueue(PortQueue)
+      ) u_wr (
+        .clk_i, .rst_ni,
+        .s_awvalid_i(s_axi_awvalid_i[p]),
+        .s_awready_o(s_axi_awready_o[p]),
+        .s_awid_i   (s_axi_awid_i[p*IdWidth +: IdWidth]),
+        .s_awaddr_i (s_axi_awaddr_i[p*AddrWidth +: AddrWidth]),
+        .s_awlen_i  (s_axi_awlen_i[p*8 +: 8]),
+        .s_wvalid_i (s_axi_wvalid_i[p]),
+        .s_wready_o (s_axi_wready_o[p]),
+        .s_wdata_i  (s_axi_wdata_i[p*DataWidth +: DataWidth]),
+        .s_wstrb_i  (s_axi_wstrb_i[p*StrbWidth +: StrbWidth]),
+        .s_wlast_i  (s_axi_wlast_i[p]),
+        .s_bvalid_o (s_axi_bvalid_o[p]),
+        .s_bready_i (s_axi_bready_i[p]),
+        .s_bid_o    (s_axi_bid_o[p*IdWidth +: IdWidth]),
+        .s_bresp_o  (s_axi_bresp_o[p*2 +: 2]),
+        .req_valid_o(wr_valid[p*NumPch +: NumPch]),
+        .req_addr_o (wr_addr[p*NumPch*LocW +: NumPch*LocW]),
+        .req_wdata_o(wr_data[p*NumPch*DataWidth +: NumPch*DataWidth]),
+        .req_wstrb_o(wr_strb[p*NumPch*StrbWidth +: NumPch*StrbWidth]),
+        .req_gnt_i  (wr_gnt[p*NumPch +: NumPch])
+      );
+
+      tpu_mem_axi_rd #(
+        .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
+        .PchBytesLog2(PchBytesLog2), .RobDepth(RobDepth), .PortBits(PortBits),
+        .PortQueue(PortQueue)
+      ) u_rd (
+        .clk_i, .rst_ni,
+        .port_i     (PortBits'(p)),
+        .s_arvalid_i(s_axi_arvalid_i[p]),
+        .s_arready_o(s_axi_arready_o[p]),
+        .s_arid_i   (s_axi_arid_i[p*IdWidth +: IdWidth]),
+        .s_araddr_i (s_axi_araddr_i[p*AddrWidth +: AddrWidth]),
+        .s_arlen_i  (s_axi_arlen_i[p*8 +: 8]),
+        .s_rvalid_o (s_axi_rvalid_o[p]),
+        .s_rready_i (s_axi_rready_i[p]),
+        .s_rid_o    (s_axi_rid_o[p*IdWidth +: IdWidth]),
+        .s_rdata_o  (s_axi_rdata_o[p*DataWidth +: DataWidth]),
+        .s_rresp_o  (s_axi_rresp_o[p*2 +: 2]),
+        .s_rlast_o  (s_axi_rlast_o[p]),
+        .req_valid_o(rd_valid[p*NumPch +: NumPch]),
+        .req_addr_o (rd_addr[p*NumPch*LocW +: NumPch*LocW]),
+        .req_tag_o  (rd_tag[p*NumPch*TagW +: NumPch*TagW]),
+        .req_gnt_i  (rd_gnt[p*NumPch +: NumPch]),
+        .rsp_valid_i(rsp_valid),
+        .rsp_tag_i  (rsp_tag),
+        .rsp_rdata_i(rsp_rdata)
+      );
     end
-    tpu_mem_rr_arb #(.N(NumSrc)) u_arb (
+
+    // ---------------------------------------------------------------- arbiters
+    // Channel c arbitrates between the write queue (sources 0..NumPorts-1) and the read
+    // queue (sources NumPorts..2*NumPorts-1) that every port holds for it.
+
+    for (genvar c = 0; c < NumPch; c++) begin : g_arb
+      logic [NumSrc-1:0] req, gnt;
+      logic [SrcW-1:0] idx;
+      logic [PortBits-1:0] port;
+      for (genvar p = 0; p < NumPorts; p++) begin : g_req
+        assign req[p] = wr_valid[p*NumPch + c];
+        assign req[NumPorts+p] = rd_valid[p*NumPch + c];
+        assign wr_gnt[p*NumPch + c] = gnt[p] && ch_ready[c];
+        assign rd_gnt[p*NumPch + c] = gnt[NumPorts+p] && ch_ready[c];
+      end
+      tpu_mem_rr_arb #(.N(NumSrc)) u_arb (
+        .clk_i, .rst_ni,
+        .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx), .gnt_o(gnt)
+      );
+      assign port = (idx >= SrcW'(NumPorts)) ? PortBits'(idx - SrcW'(NumPorts)) : PortBits'(idx);
+      assign ch_write[c] = idx < SrcW'(NumPorts);
+      assign ch_addr[c*LocW +: LocW] = ch_write[c] ? wr_addr[(port*NumPch + c)*LocW +: LocW]
+                                                   : rd_addr[(port*NumPch + c)*LocW +: LocW];
+      assign ch_tag[c*TagW +: TagW] = ch_write[c] ? {port, RobBits'(0)} : rd_tag[(port*NumPch + c)*TagW +: TagW];
+      assign ch_wdata[c*DataWidth +: DataWidth] = wr_data[(port*NumPch + c)*DataWidth +: DataWidth];
+      assign ch_wstrb[c*StrbWidth +: StrbWidth] = wr_strb[(port*NumPch + c)*StrbWidth +: StrbWidth];
+    end
+  end else begin : g_narrow
+    // ---------------------------------------------------------------- board front end
+    tpu_mem_board #(
+      .NumPorts(NumPorts), .AddrWidth(AddrWidth), .DataWidth(DataWidth), .IdWidth(IdWidth),
+      .MemLog2(PchBytesLog2)
+    ) u_board (
       .clk_i, .rst_ni,
-      .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx), .gnt_o(gnt)
+      .s_axi_awvalid_i, .s_axi_awready_o, .s_axi_awid_i, .s_axi_awaddr_i, .s_axi_awlen_i,
+      .s_axi_wvalid_i, .s_axi_wready_o, .s_axi_wdata_i, .s_axi_wstrb_i, .s_axi_wlast_i,
+      .s_axi_bvalid_o, .s_axi_bready_i, .s_axi_bid_o, .s_axi_bresp_o,
+      .s_axi_arvalid_i, .s_axi_arready_o, .s_axi_arid_i, .s_axi_araddr_i, .s_axi_arlen_i,
+      .s_axi_rvalid_o, .s_axi_rready_i, .s_axi_rid_o, .s_axi_rdata_o, .s_axi_rresp_o, .s_axi_rlast_o,
+      .m_req_valid_o(ch_valid[0]),
+      .m_req_ready_i(ch_ready[0]),
+      .m_req_write_o(ch_write[0]),
+      .m_req_addr_o (ch_addr[0 +: LocW]),
+      .m_req_wdata_o(ch_wdata[0 +: DataWidth]),
+      .m_req_wstrb_o(ch_wstrb[0 +: StrbWidth]),
+      .m_rsp_valid_i(rsp_valid[0]),
+      .m_rsp_rdata_i(rsp_rdata[0 +: DataWidth])
     );
-    assign port = (idx >= SrcW'(NumPorts)) ? PortBits'(idx - SrcW'(NumPorts)) : PortBits'(idx);
-    assign ch_write[c] = idx < SrcW'(NumPorts);
-    assign ch_addr[c*LocW +: LocW] = ch_write[c] ? wr_addr[(port*NumPch + c)*LocW +: LocW]
-                                                 : rd_addr[(port*NumPch + c)*LocW +: LocW];
-    assign ch_tag[c*TagW +: TagW] = ch_write[c] ? {port, RobBits'(0)} : rd_tag[(port*NumPch + c)*TagW +: TagW];
-    assign ch_wdata[c*DataWidth +: DataWidth] = wr_data[(port*NumPch + c)*DataWidth +: DataWidth];
-    assign ch_wstrb[c*StrbWidth +: StrbWidth] = wr_strb[(port*NumPch + c)*StrbWidth +: StrbWidth];
+    assign ch_tag[0 +: TagW] = '0;
+    logic unused_tag;
+    assign unused_tag = ^rsp_tag;
   end
 
   // ---------------------------------------------------------------- backends
   for (genvar c = 0; c < NumPch; c++) begin : g_pch
     if (Backend == tpu_mem_pkg::BackendSpram) begin : g_spram
-      tpu_mem_spram #(.TagWidth(TagW), .AddrW(LocW)) u_spram (
+      tpu_mem_spram #(.TagWidth(TagW), .AddrW(LocW), .DataWidth(DataWidth)) u_spram (
         .clk_i, .rst_ni,
         .s_req_valid_i(ch_valid[c]),
         .s_req_ready_o(ch_ready[c]),
@@ -227,6 +273,33 @@ module tpu_mem_sys #(
         .s_rsp_tag_o  (rsp_tag[c*TagW +: TagW]),
         .s_rsp_rdata_o(rsp_rdata[c*DataWidth +: DataWidth]),
         .cnt_o        (cnt_o[c*NumCnt*CntWidth +: NumCnt*CntWidth])
+      );
+      assign m_hbm_rcmd_o[c*3 +: 3] = tpu_mem_pkg::RcmdNop;
+      assign m_hbm_rbank_o[c*4 +: 4] = '0;
+      assign m_hbm_row_o[c*RowBits +: RowBits] = '0;
+      assign m_hbm_ccmd_o[c*2 +: 2] = tpu_mem_pkg::CcmdNop;
+      assign m_hbm_cbank_o[c*4 +: 4] = '0;
+      assign m_hbm_col_o[c*5 +: 5] = '0;
+      assign m_hbm_wdata_o[c*DataWidth +: DataWidth] = '0;
+      assign m_hbm_wstrb_o[c*StrbWidth +: StrbWidth] = '0;
+    end else if (Backend == tpu_mem_pkg::BackendSdram) begin : g_sdram
+      tpu_mem_sdram #(
+        .TagWidth(TagW), .AddrW(LocW), .DataWidth(DataWidth), .ClkHz(ClkHz)
+      ) u_sdram (
+        .clk_i, .rst_ni,
+        .s_req_valid_i(ch_valid[c]),
+        .s_req_ready_o(ch_ready[c]),
+        .s_req_write_i(ch_write[c]),
+        .s_req_addr_i (ch_addr[c*LocW +: LocW]),
+        .s_req_wdata_i(ch_wdata[c*DataWidth +: DataWidth]),
+        .s_req_wstrb_i(ch_wstrb[c*StrbWidth +: StrbWidth]),
+        .s_req_tag_i  (ch_tag[c*TagW +: TagW]),
+        .s_rsp_valid_o(rsp_valid[c]),
+        .s_rsp_tag_o  (rsp_tag[c*TagW +: TagW]),
+        .s_rsp_rdata_o(rsp_rdata[c*DataWidth +: DataWidth]),
+        .cnt_o        (cnt_o[c*NumCnt*CntWidth +: NumCnt*CntWidth]),
+        .sdram_cke_o, .sdram_cs_no, .sdram_ras_no, .sdram_cas_no, .sdram_we_no,
+        .sdram_ba_o, .sdram_a_o, .sdram_dqm_o, .sdram_dq_o, .sdram_dq_oe_o, .sdram_dq_i
       );
       assign m_hbm_rcmd_o[c*3 +: 3] = tpu_mem_pkg::RcmdNop;
       assign m_hbm_rbank_o[c*4 +: 4] = '0;
@@ -277,16 +350,36 @@ module tpu_mem_sys #(
   logic unused_hbm;
   assign unused_hbm = ^{m_hbm_rvalid_i, m_hbm_rdata_i};
 
+  // SDRAM pins: idle (deselected, CKE low) without the SDRAM backend.
+  if (Backend != tpu_mem_pkg::BackendSdram) begin : g_no_sdram
+    assign sdram_cke_o   = 1'b0;
+    assign sdram_cs_no   = 1'b1;
+    assign sdram_ras_no  = 1'b1;
+    assign sdram_cas_no  = 1'b1;
+    assign sdram_we_no   = 1'b1;
+    assign sdram_ba_o    = '0;
+    assign sdram_a_o     = '0;
+    assign sdram_dqm_o   = '1;
+    assign sdram_dq_o    = '0;
+    assign sdram_dq_oe_o = 1'b0;
+    logic unused_sdram;
+    assign unused_sdram = ^{sdram_dq_i, ClkHz > 0};
+  end
+
   // Assertions
 `ifndef SYNTHESIS
   initial begin
-    if (DataWidth != 256) $fatal(1, "tpu_mem_sys: DataWidth must be 256 (one 32-byte burst)");
+    if (DataWidth != 256 && (Backend == tpu_mem_pkg::BackendHbm2 || NumPch != 1))
+      $fatal(1, "tpu_mem_sys: DataWidth %0d needs one channel of a board backend (else 256)", DataWidth);
+    if (Backend == tpu_mem_pkg::BackendSdram && NumPch != 1)
+      $fatal(1, "tpu_mem_sys: the SDRAM backend has one channel");
     if (NumPorts < 1 || NumPorts > 16) $fatal(1, "tpu_mem_sys: NumPorts %0d outside 1..16", NumPorts);
     if ((1 << GranLog2) != GranBytes || GranBytes < 32)
       $fatal(1, "tpu_mem_sys: GranBytes %0d must be a power of two >= 32", GranBytes);
-    if (Backend != tpu_mem_pkg::BackendHbm2 && Backend != tpu_mem_pkg::BackendSpram)
+    if (Backend != tpu_mem_pkg::BackendHbm2 && Backend != tpu_mem_pkg::BackendSpram &&
+        Backend != tpu_mem_pkg::BackendSdram)
       $fatal(1, "tpu_mem_sys: unknown Backend %0d", Backend);
-    if (Backend == tpu_mem_pkg::BackendSpram && (1 << PchBytesLog2) != SpramBytes)
+    if (Backend != tpu_mem_pkg::BackendHbm2 && (1 << PchBytesLog2) != SpramBytes)
       $fatal(1, "tpu_mem_sys: SpramBytes %0d is not a power of two", SpramBytes);
     if (PchBytesLog2 + $clog2(NumPch) > AddrWidth)
       $fatal(1, "tpu_mem_sys: the memory does not fit AddrWidth");

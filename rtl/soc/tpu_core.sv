@@ -20,6 +20,9 @@ module tpu_core #(
   parameter int unsigned WideLanes  = 0,        // MXU: 32-bit lanes (faster simulation)
   parameter int unsigned AccReadPort = 0,       // ACC: separate read port for ACTIVATE
   parameter int unsigned QueueDepth = 8,        // entries per instruction queue
+  parameter int unsigned MemDataWidth = 256,    // DMA master data bits (32..256)
+  parameter int unsigned DmaReadBeats = 128,    // DMA read buffer, beats
+  parameter int unsigned DmaWriteBeats = 64,    // DMA write buffer, beats
   localparam int unsigned EW      = (EnableBf16 != 0) ? 2 : 1,  // bytes per lane
   localparam int unsigned UbBits  = N * EW * 8,
   localparam int unsigned RowBytes = 4 * N,     // DMA rows: the VP row
@@ -50,7 +53,7 @@ module tpu_core #(
   input  logic                      m_axi_rvalid_i,
   output logic                      m_axi_rready_o,
   input  logic [IdWidth-1:0]        m_axi_rid_i,
-  input  logic [255:0]              m_axi_rdata_i,
+  input  logic [MemDataWidth-1:0]   m_axi_rdata_i,
   input  logic [1:0]                m_axi_rresp_i,
   input  logic                      m_axi_rlast_i,
   output logic                      m_axi_awvalid_o,
@@ -60,8 +63,8 @@ module tpu_core #(
   output logic [7:0]                m_axi_awlen_o,
   output logic                      m_axi_wvalid_o,
   input  logic                      m_axi_wready_i,
-  output logic [255:0]              m_axi_wdata_o,
-  output logic [31:0]               m_axi_wstrb_o,
+  output logic [MemDataWidth-1:0]   m_axi_wdata_o,
+  output logic [MemDataWidth/8-1:0] m_axi_wstrb_o,
   output logic                      m_axi_wlast_o,
   input  logic                      m_axi_bvalid_i,
   output logic                      m_axi_bready_o,
@@ -260,15 +263,15 @@ module tpu_core #(
 
   tpu_dma #(
     .AddrWidth      (32),
-    .DataWidth      (256),
+    .DataWidth      (MemDataWidth),
     .IdWidth        (IdWidth),
     .AxiId          (0),
     .RowBytes       (RowBytes),
     .NumWindows     (NumWindows),
     .MaxBurst       (16),
-    .ReadBufBeats   (128),
+    .ReadBufBeats   (DmaReadBeats),
     .RowQueueDepth  (128),
-    .WriteBufBeats  (64),
+    .WriteBufBeats  (DmaWriteBeats),
     .MaxOutstanding (32)
   ) u_dma (
     .clk_i             (clk_i),

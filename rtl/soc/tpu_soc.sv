@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // tpu_soc: the picotpu SoC: the RV32IM command processor with its firmware RAM and MMIO
 // decode, the accelerator (tpu_core), the host link (tpu_link) and the memory system
-// (tpu_mem_sys, three ports), with the HBM2 pseudo-channel ports brought out to the top.
+// (tpu_mem_sys, three ports), with the HBM2 pseudo-channel ports and the SDR SDRAM pins
+// brought out to the top.
 `default_nettype none
 
 module tpu_soc #(
@@ -12,13 +13,17 @@ module tpu_soc #(
   parameter int WbRows     = 1024,
   parameter int AccRows    = 2048,
   parameter int VpRows     = 256,
-  parameter int NumPch     = 8,         // HBM2 pseudo-channels (1..16); 0 = board memory (SPRAM backend)
+  parameter int NumPch     = 8,         // HBM2 pseudo-channels (1..16); 0 = board memory (MemBackend)
   parameter int MemKb      = 262144,    // device memory in KB (a power of two)
+  parameter int MemBackend = tpu_mem_pkg::BackendSpram, // NumPch = 0: BackendSpram or BackendSdram
+  parameter int MemDataWidth = 256,     // memory bus bits: 256 (HBM2), 64 or 128 (boards)
   parameter logic [127:0] ConfigName = "sim16",
   parameter int VpuLanes   = N,
   parameter int NumWindows = 4,         // DMA protection windows
   parameter int MaxPayload = 4096,      // largest link payload
   parameter int WideLanes  = 0,         // MXU with 32-bit lanes: same results, faster simulation
+  parameter int DmaReadBeats  = 128,    // DMA read buffer, memory-bus beats
+  parameter int DmaWriteBeats = 64,     // DMA write buffer, memory-bus beats
   // Memory system
   parameter int GranBytes  = 256,       // interleave granularity
   parameter int RefreshMode = 1,        // HBM2: 0 all-bank, 1 per-bank refresh
@@ -28,13 +33,13 @@ module tpu_soc #(
   parameter FwInit         = "",        // $readmemh image of the firmware (boards); "" = boot_* port
   // Link PHY
   parameter int LinkPhy    = 0,         // 0: byte-stream port (simulation), 1: UART on pins
-  parameter int ClkHz      = 100000000, // UART: clock frequency
+  parameter int ClkHz      = 100000000, // UART, SDRAM: clock frequency
   parameter int Baud       = 3000000,   // UART: baud rate
   localparam int MemPch    = (NumPch == 0) ? 1 : NumPch,
-  localparam int Backend   = (NumPch == 0) ? tpu_mem_pkg::BackendSpram : tpu_mem_pkg::BackendHbm2,
+  localparam int Backend   = (NumPch == 0) ? MemBackend : tpu_mem_pkg::BackendHbm2,
   // HBM2 rows per bank: each pseudo-channel holds MemKb/MemPch KB = 2^(RowBits+14) bytes
   localparam int RowBits   = (NumPch == 0) ? 1 : $clog2(MemKb) + 10 - $clog2(MemPch) - 14,
-  localparam int DataWidth = 256,
+  localparam int DataWidth = MemDataWidth,
   localparam int IdWidth   = 4,
   localparam int NumPorts  = 3,         // 0: DMA, 1: instruction fetch, 2: link
   localparam int NumCnt    = tpu_mem_pkg::NumCnt,
@@ -72,6 +77,19 @@ module tpu_soc #(
   output logic [MemPch*DataWidth/8-1:0]  m_hbm_wstrb_o,
   input  wire  [MemPch-1:0]              m_hbm_rvalid_i,
   input  wire  [MemPch*DataWidth-1:0]    m_hbm_rdata_i,
+  // SDR SDRAM pins (MemBackend = SDRAM; idle otherwise): the board top makes the
+  // tristate data bus from sdram_dq_o/_oe_o/_i and drives the SDRAM clock
+  output logic                           sdram_cke_o,
+  output logic                           sdram_cs_no,
+  output logic                           sdram_ras_no,
+  output logic                           sdram_cas_no,
+  output logic                           sdram_we_no,
+  output logic [1:0]                     sdram_ba_o,
+  output logic [12:0]                    sdram_a_o,
+  output logic [1:0]                     sdram_dqm_o,
+  output logic [15:0]                    sdram_dq_o,
+  output logic                           sdram_dq_oe_o,
+  input  wire  [15:0]                    sdram_dq_i,
   // Memory-system counters (also in the CNT page from 0x100)
   output logic [MemPch*NumCnt*CntWidth-1:0] mem_cnt_o
 );
@@ -233,7 +251,7 @@ module tpu_soc #(
   );
 
   // ================================================================ CNT page, 0x100+: channel bytes
-  // Channel c: 0x100 + 8c bytes read, +4 bytes written (32 bytes per access, low 32 bits).
+  // Channel c: 0x100 + 8c bytes read, +4 bytes written (one bus beat per access, low 32 bits).
   logic [MemPch*NumCnt*CntWidth-1:0] mem_cnt;
   logic [31:0] ch_rdata_q, ch_rdata_d;
   always_comb begin
@@ -243,8 +261,8 @@ module tpu_soc #(
       for (int c = 0; c < MemPch; c++) begin
         if (reg_addr[11:3] == 9'(32 + c)) begin
           ch_rdata_d = reg_addr[2]
-              ? {mem_cnt[(c*NumCnt + tpu_mem_pkg::CntWrites)*CntWidth +: 27], 5'd0}
-              : {mem_cnt[(c*NumCnt + tpu_mem_pkg::CntReads)*CntWidth +: 27], 5'd0};
+              ? mem_cnt[(c*NumCnt + tpu_mem_pkg::CntWrites)*CntWidth +: 32] << $clog2(StrbW)
+              : mem_cnt[(c*NumCnt + tpu_mem_pkg::CntReads)*CntWidth +: 32] << $clog2(StrbW);
         end
       end
     end
@@ -283,6 +301,122 @@ module tpu_soc #(
   assign unused_bits = ^{awready[1], wready[1], bvalid[1], bid[1*IdWidth +: IdWidth], bresp[1*2 +: 2],
                          boot_addr_i[31:RamAW+2], boot_addr_i[1:0], imem_req_addr[1:0]};
 
+  // ================================================================ 256-bit masters
+  // Instruction fetch (f_*) and the link (l_*) move 32-byte beats; on a narrower memory
+  // bus each goes through a width converter.
+  logic               f_arvalid, f_arready, f_rvalid, f_rready, f_rlast;
+  logic [IdWidth-1:0] f_arid, f_rid;
+  logic [31:0]        f_araddr;
+  logic [7:0]         f_arlen;
+  logic [255:0]       f_rdata;
+  logic [1:0]         f_rresp;
+  logic               l_arvalid, l_arready, l_rvalid, l_rready, l_rlast;
+  logic               l_awvalid, l_awready, l_wvalid, l_wready, l_wlast, l_bvalid, l_bready;
+  logic [IdWidth-1:0] l_arid, l_rid, l_awid, l_bid;
+  logic [31:0]        l_araddr, l_awaddr;
+  logic [7:0]         l_arlen, l_awlen;
+  logic [255:0]       l_rdata, l_wdata;
+  logic [31:0]        l_wstrb;
+  logic [1:0]         l_rresp, l_bresp;
+
+  if (DataWidth == 256) begin : g_wide_masters
+    assign arvalid[1] = f_arvalid;
+    assign f_arready = arready[1];
+    assign arid[1*IdWidth +: IdWidth] = f_arid;
+    assign araddr[1*32 +: 32] = f_araddr;
+    assign arlen[1*8 +: 8] = f_arlen;
+    assign f_rvalid = rvalid[1];
+    assign rready[1] = f_rready;
+    assign f_rid = rid[1*IdWidth +: IdWidth];
+    assign f_rdata = rdata[1*DataWidth +: DataWidth];
+    assign f_rresp = rresp[1*2 +: 2];
+    assign f_rlast = rlast[1];
+
+    assign arvalid[2] = l_arvalid;
+    assign l_arready = arready[2];
+    assign arid[2*IdWidth +: IdWidth] = l_arid;
+    assign araddr[2*32 +: 32] = l_araddr;
+    assign arlen[2*8 +: 8] = l_arlen;
+    assign l_rvalid = rvalid[2];
+    assign rready[2] = l_rready;
+    assign l_rid = rid[2*IdWidth +: IdWidth];
+    assign l_rdata = rdata[2*DataWidth +: DataWidth];
+    assign l_rresp = rresp[2*2 +: 2];
+    assign l_rlast = rlast[2];
+    assign awvalid[2] = l_awvalid;
+    assign l_awready = awready[2];
+    assign awid[2*IdWidth +: IdWidth] = l_awid;
+    assign awaddr[2*32 +: 32] = l_awaddr;
+    assign awlen[2*8 +: 8] = l_awlen;
+    assign wvalid[2] = l_wvalid;
+    assign l_wready = wready[2];
+    assign wdata[2*DataWidth +: DataWidth] = l_wdata;
+    assign wstrb[2*StrbW +: StrbW] = l_wstrb;
+    assign wlast[2] = l_wlast;
+    assign l_bvalid = bvalid[2];
+    assign bready[2] = l_bready;
+    assign l_bid = bid[2*IdWidth +: IdWidth];
+    assign l_bresp = bresp[2*2 +: 2];
+  end else begin : g_narrow_masters
+    logic unused_f_aw;
+    logic [IdWidth-1:0] unused_f_awid;
+    logic [31:0] unused_f_awaddr;
+    logic [7:0] unused_f_awlen;
+    logic [DataWidth-1:0] unused_f_wdata;
+    logic [StrbW-1:0] unused_f_wstrb;
+    logic unused_f_wvalid, unused_f_wlast, unused_f_bready, unused_f_awready, unused_f_wready;
+    logic unused_f_bvalid;
+    logic [IdWidth-1:0] unused_f_bid;
+    logic [1:0] unused_f_bresp;
+    tpu_soc_axi_narrow #(.NarrowWidth(DataWidth), .IdWidth(IdWidth)) u_fetch_narrow (
+      .clk_i, .rst_ni,
+      .s_arvalid_i(f_arvalid), .s_arready_o(f_arready), .s_arid_i(f_arid),
+      .s_araddr_i(f_araddr), .s_arlen_i(f_arlen),
+      .s_rvalid_o(f_rvalid), .s_rready_i(f_rready), .s_rid_o(f_rid), .s_rdata_o(f_rdata),
+      .s_rresp_o(f_rresp), .s_rlast_o(f_rlast),
+      .s_awvalid_i(1'b0), .s_awready_o(unused_f_awready), .s_awid_i({IdWidth{1'b0}}), .s_awaddr_i(32'd0),
+      .s_awlen_i(8'd0), .s_wvalid_i(1'b0), .s_wready_o(unused_f_wready), .s_wdata_i(256'd0),
+      .s_wstrb_i(32'd0), .s_wlast_i(1'b0), .s_bvalid_o(unused_f_bvalid), .s_bready_i(1'b1),
+      .s_bid_o(unused_f_bid), .s_bresp_o(unused_f_bresp),
+      .m_arvalid_o(arvalid[1]), .m_arready_i(arready[1]), .m_arid_o(arid[1*IdWidth +: IdWidth]),
+      .m_araddr_o(araddr[1*32 +: 32]), .m_arlen_o(arlen[1*8 +: 8]),
+      .m_rvalid_i(rvalid[1]), .m_rready_o(rready[1]), .m_rid_i(rid[1*IdWidth +: IdWidth]),
+      .m_rdata_i(rdata[1*DataWidth +: DataWidth]), .m_rresp_i(rresp[1*2 +: 2]), .m_rlast_i(rlast[1]),
+      .m_awvalid_o(unused_f_aw), .m_awready_i(1'b0), .m_awid_o(unused_f_awid),
+      .m_awaddr_o(unused_f_awaddr), .m_awlen_o(unused_f_awlen),
+      .m_wvalid_o(unused_f_wvalid), .m_wready_i(1'b0), .m_wdata_o(unused_f_wdata),
+      .m_wstrb_o(unused_f_wstrb), .m_wlast_o(unused_f_wlast),
+      .m_bvalid_i(1'b0), .m_bready_o(unused_f_bready), .m_bid_i({IdWidth{1'b0}}), .m_bresp_i(2'b00)
+    );
+    logic unused_f;
+    assign unused_f = ^{unused_f_aw, unused_f_awid, unused_f_awaddr, unused_f_awlen, unused_f_wdata,
+                        unused_f_wstrb, unused_f_wvalid, unused_f_wlast, unused_f_bready,
+                        unused_f_awready, unused_f_wready, unused_f_bvalid, unused_f_bid,
+                        unused_f_bresp};
+
+    tpu_soc_axi_narrow #(.NarrowWidth(DataWidth), .IdWidth(IdWidth)) u_link_narrow (
+      .clk_i, .rst_ni,
+      .s_arvalid_i(l_arvalid), .s_arready_o(l_arready), .s_arid_i(l_arid),
+      .s_araddr_i(l_araddr), .s_arlen_i(l_arlen),
+      .s_rvalid_o(l_rvalid), .s_rready_i(l_rready), .s_rid_o(l_rid), .s_rdata_o(l_rdata),
+      .s_rresp_o(l_rresp), .s_rlast_o(l_rlast),
+      .s_awvalid_i(l_awvalid), .s_awready_o(l_awready), .s_awid_i(l_awid), .s_awaddr_i(l_awaddr),
+      .s_awlen_i(l_awlen), .s_wvalid_i(l_wvalid), .s_wready_o(l_wready), .s_wdata_i(l_wdata),
+      .s_wstrb_i(l_wstrb), .s_wlast_i(l_wlast), .s_bvalid_o(l_bvalid), .s_bready_i(l_bready),
+      .s_bid_o(l_bid), .s_bresp_o(l_bresp),
+      .m_arvalid_o(arvalid[2]), .m_arready_i(arready[2]), .m_arid_o(arid[2*IdWidth +: IdWidth]),
+      .m_araddr_o(araddr[2*32 +: 32]), .m_arlen_o(arlen[2*8 +: 8]),
+      .m_rvalid_i(rvalid[2]), .m_rready_o(rready[2]), .m_rid_i(rid[2*IdWidth +: IdWidth]),
+      .m_rdata_i(rdata[2*DataWidth +: DataWidth]), .m_rresp_i(rresp[2*2 +: 2]), .m_rlast_i(rlast[2]),
+      .m_awvalid_o(awvalid[2]), .m_awready_i(awready[2]), .m_awid_o(awid[2*IdWidth +: IdWidth]),
+      .m_awaddr_o(awaddr[2*32 +: 32]), .m_awlen_o(awlen[2*8 +: 8]),
+      .m_wvalid_o(wvalid[2]), .m_wready_i(wready[2]), .m_wdata_o(wdata[2*DataWidth +: DataWidth]),
+      .m_wstrb_o(wstrb[2*StrbW +: StrbW]), .m_wlast_o(wlast[2]),
+      .m_bvalid_i(bvalid[2]), .m_bready_o(bready[2]), .m_bid_i(bid[2*IdWidth +: IdWidth]),
+      .m_bresp_i(bresp[2*2 +: 2])
+    );
+  end
+
   // ================================================================ accelerator
   logic tpu_irq, link_irq, link_irq_en;
   assign cpu_irq = tpu_irq | (link_irq & link_irq_en);  // IRQ_EN bit 0 gates tpu_irq inside the core
@@ -290,7 +424,8 @@ module tpu_soc #(
   tpu_core #(
     .N(N), .EnableBf16(EnableBf16), .UbRows(UbRows), .WbRows(WbRows), .AccRows(AccRows),
     .VpRows(VpRows), .NumWindows(NumWindows), .MemKb(MemKb), .MaxPayload(MaxPayload),
-    .ConfigName(ConfigName), .VpuLanes(VpuLanes), .IdWidth(IdWidth), .WideLanes(WideLanes)
+    .ConfigName(ConfigName), .VpuLanes(VpuLanes), .IdWidth(IdWidth), .WideLanes(WideLanes),
+    .MemDataWidth(DataWidth), .DmaReadBeats(DmaReadBeats), .DmaWriteBeats(DmaWriteBeats)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -331,17 +466,17 @@ module tpu_soc #(
     .m_axi_rdata_i  (rdata[0*DataWidth +: DataWidth]),
     .m_axi_rresp_i  (rresp[0*2 +: 2]),
     .m_axi_rlast_i  (rlast[0]),
-    .m_fetch_arvalid_o(arvalid[1]),
-    .m_fetch_arready_i(arready[1]),
-    .m_fetch_arid_o   (arid[1*IdWidth +: IdWidth]),
-    .m_fetch_araddr_o (araddr[1*32 +: 32]),
-    .m_fetch_arlen_o  (arlen[1*8 +: 8]),
-    .m_fetch_rvalid_i (rvalid[1]),
-    .m_fetch_rready_o (rready[1]),
-    .m_fetch_rid_i    (rid[1*IdWidth +: IdWidth]),
-    .m_fetch_rdata_i  (rdata[1*DataWidth +: DataWidth]),
-    .m_fetch_rresp_i  (rresp[1*2 +: 2]),
-    .m_fetch_rlast_i  (rlast[1])
+    .m_fetch_arvalid_o(f_arvalid),
+    .m_fetch_arready_i(f_arready),
+    .m_fetch_arid_o   (f_arid),
+    .m_fetch_araddr_o (f_araddr),
+    .m_fetch_arlen_o  (f_arlen),
+    .m_fetch_rvalid_i (f_rvalid),
+    .m_fetch_rready_o (f_rready),
+    .m_fetch_rid_i    (f_rid),
+    .m_fetch_rdata_i  (f_rdata),
+    .m_fetch_rresp_i  (f_rresp),
+    .m_fetch_rlast_i  (f_rlast)
   );
 
   // ================================================================ link
@@ -360,31 +495,31 @@ module tpu_soc #(
     .m_byte_valid_o (phy_tx_valid),
     .m_byte_ready_i (phy_tx_ready),
     .m_byte_data_o  (phy_tx_data),
-    .m_axi_awvalid_o(awvalid[2]),
-    .m_axi_awready_i(awready[2]),
-    .m_axi_awid_o   (awid[2*IdWidth +: IdWidth]),
-    .m_axi_awaddr_o (awaddr[2*32 +: 32]),
-    .m_axi_awlen_o  (awlen[2*8 +: 8]),
-    .m_axi_wvalid_o (wvalid[2]),
-    .m_axi_wready_i (wready[2]),
-    .m_axi_wdata_o  (wdata[2*DataWidth +: DataWidth]),
-    .m_axi_wstrb_o  (wstrb[2*StrbW +: StrbW]),
-    .m_axi_wlast_o  (wlast[2]),
-    .m_axi_bvalid_i (bvalid[2]),
-    .m_axi_bready_o (bready[2]),
-    .m_axi_bid_i    (bid[2*IdWidth +: IdWidth]),
-    .m_axi_bresp_i  (bresp[2*2 +: 2]),
-    .m_axi_arvalid_o(arvalid[2]),
-    .m_axi_arready_i(arready[2]),
-    .m_axi_arid_o   (arid[2*IdWidth +: IdWidth]),
-    .m_axi_araddr_o (araddr[2*32 +: 32]),
-    .m_axi_arlen_o  (arlen[2*8 +: 8]),
-    .m_axi_rvalid_i (rvalid[2]),
-    .m_axi_rready_o (rready[2]),
-    .m_axi_rid_i    (rid[2*IdWidth +: IdWidth]),
-    .m_axi_rdata_i  (rdata[2*DataWidth +: DataWidth]),
-    .m_axi_rresp_i  (rresp[2*2 +: 2]),
-    .m_axi_rlast_i  (rlast[2]),
+    .m_axi_awvalid_o(l_awvalid),
+    .m_axi_awready_i(l_awready),
+    .m_axi_awid_o   (l_awid),
+    .m_axi_awaddr_o (l_awaddr),
+    .m_axi_awlen_o  (l_awlen),
+    .m_axi_wvalid_o (l_wvalid),
+    .m_axi_wready_i (l_wready),
+    .m_axi_wdata_o  (l_wdata),
+    .m_axi_wstrb_o  (l_wstrb),
+    .m_axi_wlast_o  (l_wlast),
+    .m_axi_bvalid_i (l_bvalid),
+    .m_axi_bready_o (l_bready),
+    .m_axi_bid_i    (l_bid),
+    .m_axi_bresp_i  (l_bresp),
+    .m_axi_arvalid_o(l_arvalid),
+    .m_axi_arready_i(l_arready),
+    .m_axi_arid_o   (l_arid),
+    .m_axi_araddr_o (l_araddr),
+    .m_axi_arlen_o  (l_arlen),
+    .m_axi_rvalid_i (l_rvalid),
+    .m_axi_rready_o (l_rready),
+    .m_axi_rid_i    (l_rid),
+    .m_axi_rdata_i  (l_rdata),
+    .m_axi_rresp_i  (l_rresp),
+    .m_axi_rlast_i  (l_rlast),
     .reg_req_i      (link_req),
     .reg_we_i       (reg_we),
     .reg_addr_i     (reg_addr),
@@ -439,6 +574,7 @@ module tpu_soc #(
     .IdWidth    (IdWidth),
     .GranBytes  (GranBytes),
     .Backend    (Backend),
+    .ClkHz      (ClkHz),
     .RowBits    (RowBits),
     .SpramBytes ((NumPch == 0) ? MemKb * 1024 : 131072),
     .RefreshMode(RefreshMode),
@@ -481,6 +617,17 @@ module tpu_soc #(
     .m_hbm_wstrb_o,
     .m_hbm_rvalid_i,
     .m_hbm_rdata_i,
+    .sdram_cke_o,
+    .sdram_cs_no,
+    .sdram_ras_no,
+    .sdram_cas_no,
+    .sdram_we_no,
+    .sdram_ba_o,
+    .sdram_a_o,
+    .sdram_dqm_o,
+    .sdram_dq_o,
+    .sdram_dq_oe_o,
+    .sdram_dq_i,
     .cnt_o          (mem_cnt)
   );
 
@@ -490,6 +637,9 @@ module tpu_soc #(
     assert (NumPch == 0 || (1 << $clog2(NumPch)) == NumPch) else $fatal(1, "tpu_soc: NumPch must be a power of two");
     assert ((1 << $clog2(MemKb)) == MemKb) else $fatal(1, "tpu_soc: MemKb must be a power of two");
     assert (NumPch == 0 || RowBits >= 1) else $fatal(1, "tpu_soc: MemKb too small for NumPch channels");
+    assert (NumPch == 0 ? (MemBackend == tpu_mem_pkg::BackendSpram || MemBackend == tpu_mem_pkg::BackendSdram)
+                        : MemDataWidth == 256)
+      else $fatal(1, "tpu_soc: HBM2 needs MemDataWidth 256; NumPch = 0 needs MemBackend SPRAM or SDRAM");
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin

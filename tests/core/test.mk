@@ -48,9 +48,9 @@ $(CORE_TESTS): test-core-%:
 # Lint: every named configuration of mk/configs.mk.  The 32 x 32 and 128 x 128 ones take
 # minutes (the Yosys read of the bf16 array and vector unit): `make lint` only.
 CORE_SLOW_LINT := sim32 sim128
-$(foreach c,$(filter-out $(CORE_SLOW_LINT),$(SOC_CONFIGS)),$(eval $(call lint_config,core_$(c),tpu_core,$(CORE_RTL),$(filter-out NumPch=%,$(SOC_CFG_$(c))))))
+$(foreach c,$(filter-out $(CORE_SLOW_LINT),$(SOC_CONFIGS)),$(eval $(call lint_config,core_$(c),tpu_core,$(CORE_RTL),$(filter-out NumPch=% MemBackend=%,$(SOC_CFG_$(c))))))
 CORE_SAVED_LINT := $(LINT_TARGETS)
-$(foreach c,$(CORE_SLOW_LINT),$(eval $(call lint_config,core_$(c),tpu_core,$(CORE_RTL),$(filter-out NumPch=%,$(SOC_CFG_$(c))))))
+$(foreach c,$(CORE_SLOW_LINT),$(eval $(call lint_config,core_$(c),tpu_core,$(CORE_RTL),$(filter-out NumPch=% MemBackend=%,$(SOC_CFG_$(c))))))
 LINT_SLOW_TARGETS += $(filter-out $(CORE_SAVED_LINT),$(LINT_TARGETS))
 LINT_TARGETS := $(CORE_SAVED_LINT)
 

@@ -90,10 +90,11 @@ $$(SIM_$(1)_SO): $$(SIM_$(1)_LIB)
 endef
 $(foreach c,$(SIM_CONFIGS),$(eval $(call SIM_CONFIG,$(c))))
 
-# Lint of the SoC top: the default configuration, and the iCEBreaker's (SPRAM memory,
-# UART link PHY).
+# Lint of the SoC top: the default configuration, the iCEBreaker's (SPRAM memory, 64-bit
+# bus, UART link PHY) and the ULX3S's (SDRAM memory, 64-bit bus, UART link PHY).
 $(eval $(call lint_config,soc_sim16,tpu_soc,$(SOC_SRCS),$(SOC_CFG_sim16)))
 $(eval $(call lint_config,soc_icebreaker,tpu_soc,$(SOC_SRCS),$(SOC_CFG_icebreaker) LinkPhy=1 ClkHz=12000000 Baud=3000000))
+$(eval $(call lint_config,soc_ulx3s,tpu_soc,$(SOC_SRCS),$(SOC_CFG_ulx3s) LinkPhy=1 ClkHz=50000000 Baud=3000000))
 
 # End-to-end tests: tb_soc_<config> (tests/soc/tb_soc.c) with the link codec, progen and ref.
 SOC_TB_SRCS := tests/soc/tb_soc.c tests/soc/progen.c host/src/ptpu_link.c host/src/ref/ptpu_ref.c \

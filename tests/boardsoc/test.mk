@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: Apache-2.0
+# tests/boardsoc/test.mk - the board configurations of the SoC (icebreaker: SPRAM, ulx3s:
+# SDR SDRAM with the device model sim/sdram), each a Verilated tpu_soc with its
+# mk/configs.mk parameters (64-bit memory bus) driven through the link byte stream by
+# tests/boardsoc/tb_boardsoc.c: firmware boot, MEM_WRITE/MEM_READ, random programs
+# against the ref model.
+#
+# The simulation models run the link as a byte stream (LinkPhy=0) and real-width MXU
+# lanes (WideLanes=0, as on the board); ClkHz is the board's (it sets the SDRAM timing).
+
+BOARDSOC_CONFIGS := icebreaker ulx3s
+BOARDSOC_CLK_icebreaker := 24000000
+BOARDSOC_CLK_ulx3s := 60000000
+BOARDSOC_CDEFS_ulx3s := -DBOARD_SDRAM -Isim/sdram
+BOARDSOC_CSRCS_ulx3s := sim/sdram/sdram.c
+BOARDSOC_HDRS_ulx3s := sim/sdram/sdram.h
+BOARDSOC_FW_RAM_KB := 16
+BOARDSOC_PROGS_icebreaker ?= 16
+BOARDSOC_PROGS_ulx3s ?= 6
+BOARDSOC_OPS ?= 60
+
+# The SoC's sources and the testbench's, as tests/soc/test.mk lists them (this file is
+# read before that one).
+BOARDSOC_RTL := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv rtl/mem/tpu_mem_pkg.sv rtl/dma/tpu_dma_pkg.sv \
+  rtl/mxu/tpu_fp_pkg.sv $(sort $(wildcard rtl/vpu/*_pkg.sv rtl/link/*_pkg.sv rtl/soc/tpu_core*_pkg.sv)) \
+  $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv rtl/mem/*.sv rtl/dma/*.sv rtl/mxu/*.sv \
+  rtl/vpu/*.sv rtl/link/*.sv rtl/soc/tpu_core*.sv rtl/soc/tpu_soc*.sv)))
+bsoc_p = $(patsubst $(1)=%,%,$(filter $(1)=%,$(SOC_CFG_$(2))))
+BOARDSOC_FW := $(FW_BUILD)/ptpu_cp.bin
+BOARDSOC_TB_HDRS := tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
+                    host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h sim/tb/tb.h
+BOARDSOC_TB_SRCS := tests/boardsoc/tb_boardsoc.c tests/soc/progen.c host/src/ptpu_link.c \
+                    host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
+
+define BOARDSOC_CONFIG
+$(call tb_model,boardsoc_$(1),tpu_soc,$(BOARDSOC_RTL),$(addprefix -G,$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" \
+  -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500)
+$(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk
+$(call tb_prog,tb_boardsoc_$(1),boardsoc_$(1),$(BOARDSOC_TB_SRCS) $(BOARDSOC_CSRCS_$(1)))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
+  -Itests/soc -DBOARD_CONFIG=$(1) -DBOARD_N=$(call bsoc_p,N,$(1)) -DBOARD_BF16=$(call bsoc_p,EnableBf16,$(1)) \
+  -DBOARD_UB_ROWS=$(call bsoc_p,UbRows,$(1)) -DBOARD_WB_ROWS=$(call bsoc_p,WbRows,$(1)) \
+  -DBOARD_ACC_ROWS=$(call bsoc_p,AccRows,$(1)) -DBOARD_VP_ROWS=$(call bsoc_p,VpRows,$(1)) \
+  -DBOARD_MEM_KB=$(call bsoc_p,MemKb,$(1))u -DBOARD_FW_RAM_KB=$(BOARDSOC_FW_RAM_KB) \
+  -DBOARD_CLK_HZ=$(BOARDSOC_CLK_$(1))u -DBOARD_DEFAULT_FW=$(abspath $(BOARDSOC_FW)) $(BOARDSOC_CDEFS_$(1))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): $(BOARDSOC_TB_HDRS) $(BOARDSOC_HDRS_$(1)) tests/boardsoc/test.mk
+.PHONY: test-boardsoc-$(1)
+test-boardsoc-$(1): $$(tb_boardsoc_$(1)_BIN) $(BOARDSOC_FW)
+	@$$(call run_test,boardsoc-$(1),$$(tb_boardsoc_$(1)_BIN) --progs $(BOARDSOC_PROGS_$(1)) --ops $(BOARDSOC_OPS) \
+	  $$(if $$(SEED),--seed $$(SEED)))
+endef
+$(foreach c,$(BOARDSOC_CONFIGS),$(eval $(call BOARDSOC_CONFIG,$(c))))
+
+# make test: both (about 5 s and 25 s of CPU time, plus the two model builds).
+TEST_TARGETS += $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
+.PHONY: test-boardsoc
+test-boardsoc: $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
