@@ -419,7 +419,8 @@ int ptpu_sim_create(const char *config, const char *firmware, ptpu_sim_t **out)
     set1(s->uart_rx, 1);
 #if PTPU_SIM_LINK_UART
     s->uart_tx = port(s, "uart_tx_o");
-    uart_model_init(&s->uart, ((uint64_t)PTPU_SIM_UART_CLK_HZ << 16) / 3000000u, UART_FMT_8N1);
+    uart_model_init(&s->uart, ((uint64_t)PTPU_SIM_UART_CLK_HZ << 16) / PTPU_SIM_UART_BAUD,
+                    UART_FMT_8N1);  /* the SoC's own baud until ptpu_sim_link_uart() */
 #endif
     int rc = load_firmware(s, firmware);
     if (rc < 0) {

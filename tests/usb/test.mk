@@ -9,7 +9,7 @@ USB_CLK_HZ := 24000000
 USB_BAUD := 3000000
 SOC_CFG_sim16u := $(SOC_CFG_sim16)
 SIM_GFLAGS_sim16u := -GLinkPhy=1 -GClkHz=$(USB_CLK_HZ) -GBaud=$(USB_BAUD)
-SIM_CDEFS_sim16u := -DPTPU_SIM_LINK_UART=1 -DPTPU_SIM_UART_CLK_HZ=$(USB_CLK_HZ)u
+SIM_CDEFS_sim16u := -DPTPU_SIM_LINK_UART=1 -DPTPU_SIM_UART_CLK_HZ=$(USB_CLK_HZ)u -DPTPU_SIM_UART_BAUD=$(USB_BAUD)u
 $(eval $(call SIM_CONFIG,sim16u))
 # the UART model at the far end of the pins, linked into the sim16u library
 $(SIM_sim16u_DIR)/uart_model.o: sim/uart_model.c sim/uart_model.h
