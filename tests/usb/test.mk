@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/usb/test.mk - the usb backend (host/src/ptpu_backend_usb.c, libftdi1) against an
-# emulated FTDI chip (tests/usb/usb_emu.c, LD_PRELOADed in place of libusb-1.0) wired to
+# emulated FTDI chip (sim/ftdi_emu/ftdi_emu.c, LD_PRELOADed in place of libusb-1.0) wired to
 # the UART pins of a simulated SoC (sim16u: sim16 with the UART link PHY).
 
 # sim16 with LinkPhy=1: 8 clock cycles per bit at 3 Mbaud (the ratio, not the clock, is
