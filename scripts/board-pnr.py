@@ -24,8 +24,8 @@ import subprocess
 import sys
 
 DEVICES = {"ice40": "iCE40UP5K-SG48", "ecp5": "LFE5U-85F-6BG381C"}
-FIT_RE = re.compile(r"(Design uses [^\n]*|Unable to place[^\n]*|[^\n]*(not enough|too many|"
-                    r"exceeds|no more|cannot be placed|Failed to place)[^\n]*)", re.I)
+FIT_WORDS = ("design uses", "unable to place", "not enough", "too many", "exceeds", "no more",
+             "cannot be placed", "failed to place")
 
 
 def cells(family, stat_path):
@@ -104,10 +104,17 @@ def main():
         c = cells(a.family, os.path.join(a.dir, "stat.json"))
         if c:
             print(f"  {b}: Yosys cells: " + ", ".join(f"{k} {v}" for k, v in c.items()))
-        m = FIT_RE.search(text)
-        if m:
-            fail(f"the design does NOT FIT the {DEVICES[a.family]}: {m.group(0).strip()} "
+        # nextpnr prints the device utilisation before it tries to place: name every
+        # resource that is over.
+        over = [f"{k} {u}/{n}" for k, u, n in
+                re.findall(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%$", text, re.M) if int(u) > int(n)]
+        if over:
+            fail(f"the design does NOT FIT the {DEVICES[a.family]}: {', '.join(over)} "
                  f"(log {a.dir}/pnr.log)")
+        for line in text.splitlines():
+            if "ERROR" in line and any(w in line.lower() for w in FIT_WORDS):
+                fail(f"the design does NOT FIT the {DEVICES[a.family]}: {line.strip()} "
+                     f"(log {a.dir}/pnr.log)")
         tail = "\n".join(l for l in text.splitlines() if "ERROR" in l or "error" in l)[-2000:]
         fail(f"nextpnr failed (exit {r.returncode}, log {a.dir}/pnr.log)\n{tail}")
 
