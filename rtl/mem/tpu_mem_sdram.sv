@@ -6,7 +6,7 @@
 
 module tpu_mem_sdram #(
   parameter int TagWidth    = 8,            // request tag bits, returned with read data
-  parameter int DataWidth   = 256,          // bits per request beat: 64, 128 or 256
+  parameter int DataWidth   = 256,          // bits per request beat: 32, 64, 128 or 256
   parameter int AddrW       = 20,           // beat address bits; at most 24 - log2(DataWidth/16)
   parameter int ClkHz       = 100000000,    // controller (= SDRAM) clock, for the ns timings
   parameter int CasLatency  = 2,            // 2 or 3, written to the mode register
@@ -67,7 +67,7 @@ module tpu_mem_sdram #(
   localparam int WordsW = $clog2(Words);
   localparam int CB     = 9 - WordsW;                 // column bits of a beat address
   localparam int RowW   = AddrW - CB - 2;             // row bits in use (13 for 32 MB)
-  localparam logic [2:0] BlCode = (Bl == 8) ? 3'd3 : 3'd2;
+  localparam logic [2:0] BlCode = 3'($clog2(Bl));         // 2 -> 1, 4 -> 2, 8 -> 3
   // Mode register: burst write, standard operation, CAS latency, sequential, burst length.
   localparam logic [12:0] ModeReg = {3'b000, 1'b0, 2'b00, 3'(CasLatency), 1'b0, BlCode};
 
@@ -121,11 +121,6 @@ module tpu_mem_sdram #(
   function automatic logic [TW-1:0] tdec(input logic [TW-1:0] a);
     tdec = (a != '0) ? a - TW'(1) : '0;
   endfunction
-  function automatic logic [NumCnt*CntWidth-1:0] bump(input logic [NumCnt*CntWidth-1:0] c,
-                                                      input int k, input int by);
-    bump = c;
-    bump[k*CntWidth +: CntWidth] = c[k*CntWidth +: CntWidth] + CntWidth'(by);
-  endfunction
 
   // ---- Request queue: q0 is served (in order), q1 is the lookahead ----
   (* mem2reg *) logic                 qv_q [2], qv_d [2];
@@ -149,6 +144,16 @@ module tpu_mem_sdram #(
   logic [TW-1:0] allw_q, allw_d;          // until anything allowed (tRFC, tMRD, init tRP)
   logic [TW-1:0] rdw_q, rdw_d;            // until READ allowed (data bus)
   logic [TW-1:0] wrw_q, wrw_d;            // until WRITE allowed (data bus, turnaround)
+  // Each timer's "is zero" as a register of its own, so that the command decision depends
+  // on flip-flops and a 4:1 bank mux only (100 MHz on the ECP5).
+  (* mem2reg *) logic actz_q [4], actz_d [4];
+  (* mem2reg *) logic prez_q [4], prez_d [4];
+  (* mem2reg *) logic colz_q [4], colz_d [4];
+  logic rrdz_q, rrdz_d, allz_q, allz_d, rdz_q, rdz_d, wrz_q, wrz_d;
+  // Row matches: m_q[i][b] = entry i's row is the row held open by bank b (kept up to date on
+  // ACT with same_q, the two entries' rows being equal), so a row hit is a mux, not a compare.
+  (* mem2reg *) logic [3:0] m_q [2], m_d [2];
+  logic same_q, same_d;
 
   state_e state_q, state_d;
   logic [InitW-1:0] initc_q, initc_d;
@@ -198,16 +203,22 @@ module tpu_mem_sdram #(
   assign accept = s_req_valid_i && s_req_ready_o;
 
   // ---- Command decision ----
-  logic hit0, hit1, col_go, pop, any_open, all_pre_ok, all_act_ok, tick;
+  // Every condition below depends on registers and a 4:1 bank mux only; the priority among
+  // them is a few gates: column command of q0 > refresh > ACT/PRE of q0 > ACT/PRE of q1.
+  logic hit0, hit1, col_go, pop, any_open, all_pre_ok, all_act_ok, tick, run;
   logic [1:0] b0, b1;
-  logic is_rd, is_wr, is_act, is_pre, is_prea, is_ref;
-  logic [1:0] cmd_b;
+  logic [3:0] sel0, sel1;                    // one-hot banks of q0 and q1
+  logic c_col_cont, c_col_new, c_prea, c_ref, c_act0, c_pre0, c_act1, c_pre1, bus_ok;
+  logic g_act0, g_pre0, g_act1, g_pre1, i_prea, i_ref, i_mrs;
+  logic is_rd, is_wr, is_act, is_pre, is_prea, is_ref, is_mrs;
+  logic [3:0] act_on, pre_on, col_on;        // per bank: ACT, PRE/PREA, READ/WRITE this cycle
   logic for1;                                // the ACT/PRE is the lookahead's (q1)
 
   assign b0 = qba_q[0];
   assign b1 = qba_q[1];
-  assign hit0 = open_q[b0] && orow_q[b0] == qrow_q[0];
-  assign hit1 = open_q[b1] && orow_q[b1] == qrow_q[1];
+  assign hit0 = open_q[b0] && m_q[0][b0];
+  assign hit1 = open_q[b1] && m_q[1][b1];
+  assign run = state_q == SRun;
 
   always_comb begin
     any_open = 1'b0;
@@ -215,11 +226,48 @@ module tpu_mem_sdram #(
     all_act_ok = 1'b1;
     for (int b = 0; b < 4; b++) begin
       any_open = any_open | open_q[b];
-      all_pre_ok = all_pre_ok & (prew_q[b] == '0);
-      all_act_ok = all_act_ok & (actw_q[b] == '0);
+      all_pre_ok = all_pre_ok & prez_q[b];
+      all_act_ok = all_act_ok & actz_q[b];
+      sel0[b] = b0 == 2'(b);
+      sel1[b] = b1 == 2'(b);
     end
   end
 
+  always_comb begin
+    bus_ok = qwr_q[0] ? wrz_q : rdz_q;
+    c_col_cont = phase_q && bus_ok;
+    c_col_new = !phase_q && !ref_q && qv_q[0] && hit0 && colz_q[b0] && allz_q && bus_ok;
+    c_prea = ref_q && !phase_q && any_open && all_pre_ok && allz_q;
+    c_ref = ref_q && !phase_q && !any_open && allz_q && all_act_ok;
+    c_act0 = !ref_q && !phase_q && qv_q[0] && !open_q[b0] && actz_q[b0] && rrdz_q && allz_q;
+    c_pre0 = !ref_q && !phase_q && qv_q[0] && open_q[b0] && !hit0 && prez_q[b0] && allz_q;
+    c_act1 = !ref_q && qv_q[1] && b1 != b0 && !open_q[b1] && actz_q[b1] && rrdz_q && allz_q;
+    c_pre1 = !ref_q && qv_q[1] && b1 != b0 && open_q[b1] && !hit1 && prez_q[b1] && allz_q;
+    col_go = run && (c_col_cont || c_col_new);
+    g_act0 = run && !col_go && c_act0;
+    g_pre0 = run && !col_go && c_pre0;
+    g_act1 = run && !col_go && !c_act0 && !c_pre0 && c_act1;
+    g_pre1 = run && !col_go && !c_act0 && !c_pre0 && c_pre1;
+    i_prea = state_q == SInitPre;
+    i_ref = state_q == SInitRef && allz_q && all_act_ok;
+    i_mrs = state_q == SInitMrs && allz_q && all_act_ok;
+    is_rd = col_go && !qwr_q[0];
+    is_wr = col_go && qwr_q[0];
+    is_act = g_act0 || g_act1;
+    is_pre = g_pre0 || g_pre1;
+    is_prea = i_prea || (run && !col_go && c_prea);
+    is_ref = i_ref || (run && !col_go && c_ref);
+    is_mrs = i_mrs;
+    for1 = g_act1 || g_pre1;
+    pop = col_go && (Subs == 1 || (phase_q && sub_q == 2'(Subs - 1)));
+    for (int b = 0; b < 4; b++) begin
+      act_on[b] = (g_act0 && sel0[b]) || (g_act1 && sel1[b]);
+      pre_on[b] = (g_pre0 && sel0[b]) || (g_pre1 && sel1[b]) || is_prea;
+      col_on[b] = col_go && sel0[b];
+    end
+  end
+
+  // Next state of the sequencers and the pins.
   always_comb begin
     state_d = state_q;
     initc_d = (initc_q != '0) ? initc_q - InitW'(1) : '0;
@@ -227,162 +275,130 @@ module tpu_mem_sdram #(
     ref_d = ref_q;
     phase_d = phase_q;
     sub_d = sub_q;
-    cmd_d = CmdNop;
-    ba_d = ba_q;
-    a_d = a_q;
-    col_go = 1'b0;
-    pop = 1'b0;
-    is_rd = 1'b0;
-    is_wr = 1'b0;
-    is_act = 1'b0;
-    is_pre = 1'b0;
-    is_prea = 1'b0;
-    is_ref = 1'b0;
-    cmd_b = b0;
-    for1 = 1'b0;
-
-    if (state_q != SRun) begin
-      unique case (state_q)
-        SInitWait: if (initc_q == '0) state_d = SInitPre;
-        SInitPre: begin
-          cmd_d = CmdPre;
-          a_d = 13'h400;
-          is_prea = 1'b1;
-          irefs_d = 4'(InitRefs);
-          state_d = SInitRef;
-        end
-        SInitRef: if (allw_q == '0 && all_act_ok) begin
-          cmd_d = CmdRef;
-          is_ref = 1'b1;
-          irefs_d = irefs_q - 4'd1;
-          if (irefs_q == 4'd1) state_d = SInitMrs;
-        end
-        SInitMrs: if (allw_q == '0 && all_act_ok) begin
-          cmd_d = CmdMrs;
-          ba_d = 2'b00;
-          a_d = ModeReg;
-          state_d = SRun;
-        end
-        default: state_d = SInitWait;
-      endcase
-    end else begin
-      // The bursts of one beat go back to back; a new beat starts only outside refresh.
-      if (phase_q) col_go = qwr_q[0] ? (wrw_q == '0) : (rdw_q == '0);
-      else if (!ref_q && qv_q[0] && hit0 && colw_q[b0] == '0 && allw_q == '0)
-        col_go = qwr_q[0] ? (wrw_q == '0) : (rdw_q == '0);
-
-      if (col_go) begin
-        cmd_d = qwr_q[0] ? CmdWr : CmdRd;
-        is_rd = !qwr_q[0];
-        is_wr = qwr_q[0];
-        ba_d = b0;
-        a_d = 13'({qcol_q[0], {WordsW{1'b0}}}) | ((phase_q && sub_q[0]) ? 13'(Bl) : 13'd0);
-        if (Subs == 1 || (phase_q && sub_q == 2'(Subs - 1))) begin
-          pop = 1'b1;
-          phase_d = 1'b0;
-          sub_d = 2'd0;
-        end else begin
-          phase_d = 1'b1;
-          sub_d = phase_q ? sub_q + 2'd1 : 2'd1;
-        end
-      end else if (ref_q) begin
-        if (!phase_q) begin
-          if (any_open) begin
-            if (all_pre_ok && allw_q == '0) begin
-              cmd_d = CmdPre;
-              a_d = 13'h400;
-              is_prea = 1'b1;
-            end
-          end else if (allw_q == '0 && all_act_ok) begin
-            cmd_d = CmdRef;
-            is_ref = 1'b1;
-            if (owed_q == 4'd1 && !tick) ref_d = 1'b0;
-          end
-        end
-      end else if (!phase_q && qv_q[0] && !open_q[b0] && actw_q[b0] == '0 && rrdw_q == '0 &&
-                   allw_q == '0) begin
-        cmd_d = CmdAct;
-        is_act = 1'b1;
-        ba_d = b0;
-        a_d = qrow_q[0];
-      end else if (!phase_q && qv_q[0] && open_q[b0] && !hit0 && prew_q[b0] == '0 &&
-                   allw_q == '0) begin
-        cmd_d = CmdPre;
-        is_pre = 1'b1;
-        ba_d = b0;
-        a_d = 13'h000;
-      end else if (qv_q[1] && b1 != b0 && !open_q[b1] && actw_q[b1] == '0 && rrdw_q == '0 &&
-                   allw_q == '0) begin
-        cmd_d = CmdAct;
-        is_act = 1'b1;
-        cmd_b = b1;
-        for1 = 1'b1;
-        ba_d = b1;
-        a_d = qrow_q[1];
-      end else if (qv_q[1] && b1 != b0 && open_q[b1] && !hit1 && prew_q[b1] == '0 &&
-                   allw_q == '0) begin
-        cmd_d = CmdPre;
-        is_pre = 1'b1;
-        cmd_b = b1;
-        for1 = 1'b1;
-        ba_d = b1;
-        a_d = 13'h000;
+    unique case (state_q)
+      SInitWait: if (initc_q == '0) state_d = SInitPre;
+      SInitPre: begin
+        irefs_d = 4'(InitRefs);
+        state_d = SInitRef;
       end
-      // A refresh sequence starts when RefPostpone are owed, or when nothing is queued.
-      if (!ref_q && (owed_q >= 4'(RefPostpone) || (owed_q != '0 && !qv_q[0]))) ref_d = 1'b1;
+      SInitRef: if (i_ref) begin
+        irefs_d = irefs_q - 4'd1;
+        if (irefs_q == 4'd1) state_d = SInitMrs;
+      end
+      SInitMrs: if (i_mrs) state_d = SRun;
+      default: ;
+    endcase
+    if (col_go) begin
+      if (pop) begin
+        phase_d = 1'b0;
+        sub_d = 2'd0;
+      end else begin
+        phase_d = 1'b1;
+        sub_d = sub_q + 2'd1;
+      end
     end
+    // A refresh sequence starts when RefPostpone are owed, or when nothing is queued; it ends
+    // with the REF that pays the last one owed.
+    if (run && !ref_q && (owed_q >= 4'(RefPostpone) || (owed_q != '0 && !qv_q[0]))) ref_d = 1'b1;
+    if (run && is_ref && owed_q == 4'd1 && !tick) ref_d = 1'b0;
+
+    cmd_d = CmdNop;
+    if (col_go) cmd_d = qwr_q[0] ? CmdWr : CmdRd;
+    else if (is_act) cmd_d = CmdAct;
+    else if (is_pre || is_prea) cmd_d = CmdPre;
+    else if (is_ref) cmd_d = CmdRef;
+    else if (is_mrs) cmd_d = CmdMrs;
+    ba_d = ba_q;
+    if (col_go || g_act0 || g_pre0) ba_d = b0;
+    else if (g_act1 || g_pre1) ba_d = b1;
+    else if (is_mrs) ba_d = 2'b00;
+    a_d = a_q;
+    if (col_go)
+      a_d = 13'({qcol_q[0], {WordsW{1'b0}}}) | ((phase_q && sub_q[0]) ? 13'(Bl) : 13'd0);
+    else if (g_act0) a_d = qrow_q[0];
+    else if (g_act1) a_d = qrow_q[1];
+    else if (is_pre) a_d = 13'h000;
+    else if (is_prea) a_d = 13'h400;
+    else if (is_mrs) a_d = ModeReg;
   end
 
   // ---- Refresh timebase: one REF owed every TRefi cycles from the mode register set ----
-  assign tick = state_q == SRun && refic_q == '0;
+  assign tick = run && refic_q == '0;
   always_comb begin
     refic_d = refic_q;
-    if (state_q == SRun) refic_d = (refic_q == '0) ? RefiW'(TRefi - 1) : refic_q - RefiW'(1);
-    owed_d = owed_q + 4'(tick) - 4'(is_ref && state_q == SRun);
+    if (run) refic_d = (refic_q == '0) ? RefiW'(TRefi - 1) : refic_q - RefiW'(1);
+    owed_d = owed_q + 4'(tick) - 4'(is_ref && run);
   end
 
   // ---- Bank state and timers ----
   always_comb begin
     for (int b = 0; b < 4; b++) begin
-      open_d[b] = open_q[b];
-      orow_d[b] = orow_q[b];
+      open_d[b] = act_on[b] ? 1'b1 : pre_on[b] ? 1'b0 : open_q[b];
+      orow_d[b] = (act_on[b] && g_act0) ? qrow_q[0] : (act_on[b] && g_act1) ? qrow_q[1] : orow_q[b];
       actw_d[b] = tdec(actw_q[b]);
       prew_d[b] = tdec(prew_q[b]);
       colw_d[b] = tdec(colw_q[b]);
+      if (act_on[b]) begin
+        actw_d[b] = tmax(actw_d[b], TRc);
+        prew_d[b] = tmax(prew_d[b], TRas);
+        colw_d[b] = tmax(colw_d[b], TRcd);
+      end
+      if (pre_on[b]) actw_d[b] = tmax(actw_d[b], TRp);
+      if (col_on[b]) prew_d[b] = tmax(prew_d[b], qwr_q[0] ? TWrPre : Bl);
     end
     rrdw_d = tdec(rrdw_q);
     allw_d = tdec(allw_q);
     rdw_d = tdec(rdw_q);
     wrw_d = tdec(wrw_q);
-    if (is_act) begin
-      open_d[cmd_b] = 1'b1;
-      orow_d[cmd_b] = a_d;
-      actw_d[cmd_b] = tmax(actw_d[cmd_b], TRc);
-      prew_d[cmd_b] = tmax(prew_d[cmd_b], TRas);
-      colw_d[cmd_b] = tmax(colw_d[cmd_b], TRcd);
-      rrdw_d = tmax(rrdw_d, TRrd);
-    end
-    if (is_pre) begin
-      open_d[cmd_b] = 1'b0;
-      actw_d[cmd_b] = tmax(actw_d[cmd_b], TRp);
-    end
-    if (is_prea) begin
-      for (int b = 0; b < 4; b++) begin
-        open_d[b] = 1'b0;
-        actw_d[b] = tmax(actw_d[b], TRp);
-      end
-    end
+    if (is_act) rrdw_d = tmax(rrdw_d, TRrd);
     if (is_ref) allw_d = tmax(allw_d, TRfc);
-    if (cmd_d == CmdMrs) allw_d = tmax(allw_d, TMrd);
+    if (is_mrs) allw_d = tmax(allw_d, TMrd);
     if (is_rd) begin
       rdw_d = tmax(rdw_d, Bl);
       wrw_d = tmax(wrw_d, TRdWr);
-      prew_d[b0] = tmax(prew_d[b0], Bl);
     end
     if (is_wr) begin
       wrw_d = tmax(wrw_d, Bl);
       rdw_d = tmax(rdw_d, Bl);
-      prew_d[b0] = tmax(prew_d[b0], TWrPre);
+    end
+  end
+
+  // Zero flags: a timer is zero next cycle if it is at most 1 now and no command reloads it.
+  always_comb begin
+    for (int b = 0; b < 4; b++) begin
+      actz_d[b] = actw_q[b] <= TW'(1) && !(act_on[b] && TRc > 1) && !(pre_on[b] && TRp > 1);
+      prez_d[b] = prew_q[b] <= TW'(1) && !(act_on[b] && TRas > 1) &&
+                  !(col_on[b] && (qwr_q[0] ? TWrPre : Bl) > 1);
+      colz_d[b] = colw_q[b] <= TW'(1) && !(act_on[b] && TRcd > 1);
+    end
+    rrdz_d = rrdw_q <= TW'(1) && !(is_act && TRrd > 1);
+    allz_d = allw_q <= TW'(1) && !(is_ref && TRfc > 1) && !(is_mrs && TMrd > 1);
+    rdz_d = rdw_q <= TW'(1) && !((is_rd || is_wr) && Bl > 1);
+    wrz_d = wrw_q <= TW'(1) && !(is_wr && Bl > 1) && !(is_rd && TRdWr > 1);
+  end
+
+  // Row matches of the entries.
+  logic [3:0] in_m;
+  logic in_eq0, in_eq1;
+  always_comb begin
+    m_d[0] = m_q[0];
+    m_d[1] = m_q[1];
+    same_d = same_q;
+    for (int b = 0; b < 4; b++) begin
+      if (act_on[b]) begin
+        m_d[0][b] = g_act0 ? 1'b1 : same_q;
+        m_d[1][b] = g_act1 ? 1'b1 : same_q;
+      end
+    end
+    if (pop) m_d[0] = m_q[1];  // no ACT in a cycle with a column command
+    in_eq0 = in_row == qrow_q[0];
+    in_eq1 = in_row == qrow_q[1];
+    for (int b = 0; b < 4; b++)
+      in_m[b] = act_on[b] ? (g_act1 ? in_eq1 : in_eq0) : (in_row == orow_q[b]);
+    if (accept) begin
+      if (into1) m_d[1] = in_m;
+      else m_d[0] = in_m;
+      same_d = pop ? in_eq1 : in_eq0;
     end
   end
 
@@ -487,18 +503,33 @@ module tpu_mem_sdram #(
     end
   end
 
-  // ---- Counters ----
+  // ---- Counters (each at a constant position, so each is one adder) ----
+  // The command events are counted a cycle late (through inc_q), which keeps the 32-bit
+  // adders off the command decision's timing path.
+  logic first_col, busy;
+  logic [NumCnt-1:0] inc, inc_q;
+  assign first_col = (is_rd || is_wr) && !phase_q;
+  assign busy = qv_q[0] || rdv_q != '0 || capl_q != '0 || wleft_q != '0;
   always_comb begin
-    cnt_d = cnt_q;
-    if ((is_rd || is_wr) && !phase_q) begin
-      cnt_d = bump(cnt_d, is_wr ? tpu_mem_pkg::CntWrites : tpu_mem_pkg::CntReads, 1);
-      cnt_d = bump(cnt_d, tpu_mem_pkg::CntBytes, DataWidth / 8);
-      cnt_d = bump(cnt_d, qpre_q[0] ? tpu_mem_pkg::CntConflicts :
-                          qact_q[0] ? tpu_mem_pkg::CntMisses : tpu_mem_pkg::CntHits, 1);
+    inc = '0;
+    inc[tpu_mem_pkg::CntReads] = first_col && is_rd;
+    inc[tpu_mem_pkg::CntWrites] = first_col && is_wr;
+    inc[tpu_mem_pkg::CntBytes] = first_col;
+    inc[tpu_mem_pkg::CntHits] = first_col && !qpre_q[0] && !qact_q[0];
+    inc[tpu_mem_pkg::CntMisses] = first_col && !qpre_q[0] && qact_q[0];
+    inc[tpu_mem_pkg::CntConflicts] = first_col && qpre_q[0];
+    inc[tpu_mem_pkg::CntRefreshes] = is_ref && run;
+    for (int k = 0; k < NumCnt; k++) begin
+      if (k == tpu_mem_pkg::CntBytes)
+        cnt_d[k*CntWidth +: CntWidth] = cnt_q[k*CntWidth +: CntWidth] +
+                                        (inc_q[k] ? CntWidth'(DataWidth / 8) : '0);
+      else if (k == tpu_mem_pkg::CntBusy)
+        cnt_d[k*CntWidth +: CntWidth] = cnt_q[k*CntWidth +: CntWidth] + CntWidth'(busy);
+      else if (k == tpu_mem_pkg::CntIdle)
+        cnt_d[k*CntWidth +: CntWidth] = cnt_q[k*CntWidth +: CntWidth] + CntWidth'(!busy);
+      else
+        cnt_d[k*CntWidth +: CntWidth] = cnt_q[k*CntWidth +: CntWidth] + CntWidth'(inc_q[k]);
     end
-    if (is_ref && state_q == SRun) cnt_d = bump(cnt_d, tpu_mem_pkg::CntRefreshes, 1);
-    cnt_d = bump(cnt_d, (qv_q[0] || rdv_q != '0 || capl_q != '0 || wleft_q != '0) ?
-                        tpu_mem_pkg::CntBusy : tpu_mem_pkg::CntIdle, 1);
   end
 
   // ---- Registers ----
@@ -523,6 +554,18 @@ module tpu_mem_sdram #(
       allw_q <= '0;
       rdw_q <= '0;
       wrw_q <= '0;
+      for (int b = 0; b < 4; b++) begin
+        actz_q[b] <= 1'b1;
+        prez_q[b] <= 1'b1;
+        colz_q[b] <= 1'b1;
+      end
+      rrdz_q <= 1'b1;
+      allz_q <= 1'b1;
+      rdz_q <= 1'b1;
+      wrz_q <= 1'b1;
+      m_q[0] <= '0;
+      m_q[1] <= '0;
+      same_q <= 1'b0;
       state_q <= SInitWait;
       initc_q <= InitW'(TInit);
       irefs_q <= '0;
@@ -545,6 +588,7 @@ module tpu_mem_sdram #(
       twp_q <= '0;
       trp_q <= '0;
       cnt_q <= '0;
+      inc_q <= '0;
     end else begin
       for (int i = 0; i < 2; i++) begin
         qv_q[i] <= qv_d[i];
@@ -565,6 +609,18 @@ module tpu_mem_sdram #(
       allw_q <= allw_d;
       rdw_q <= rdw_d;
       wrw_q <= wrw_d;
+      for (int b = 0; b < 4; b++) begin
+        actz_q[b] <= actz_d[b];
+        prez_q[b] <= prez_d[b];
+        colz_q[b] <= colz_d[b];
+      end
+      rrdz_q <= rrdz_d;
+      allz_q <= allz_d;
+      rdz_q <= rdz_d;
+      wrz_q <= wrz_d;
+      m_q[0] <= m_d[0];
+      m_q[1] <= m_d[1];
+      same_q <= same_d;
       state_q <= state_d;
       initc_q <= initc_d;
       irefs_q <= irefs_d;
@@ -587,6 +643,7 @@ module tpu_mem_sdram #(
       twp_q <= twp_d;
       trp_q <= trp_d;
       cnt_q <= cnt_d;
+      inc_q <= inc;
     end
   end
 
@@ -622,8 +679,8 @@ module tpu_mem_sdram #(
   // Assertions
 `ifndef SYNTHESIS
   initial begin
-    if (DataWidth != 64 && DataWidth != 128 && DataWidth != 256)
-      $fatal(1, "tpu_mem_sdram: DataWidth %0d is not 64, 128 or 256", DataWidth);
+    if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128 && DataWidth != 256)
+      $fatal(1, "tpu_mem_sdram: DataWidth %0d is not 32, 64, 128 or 256", DataWidth);
     if (RowW < 1 || RowW > 13)
       $fatal(1, "tpu_mem_sdram: AddrW %0d outside %0d..%0d", AddrW, CB + 3, CB + 15);
     if (CasLatency != 2 && CasLatency != 3)
@@ -636,6 +693,23 @@ module tpu_mem_sdram #(
       $fatal(1, "tpu_mem_sdram: ClkHz %0d outside 1 MHz..200 MHz", ClkHz);
     if (TRefi < 4 * TRfc)
       $fatal(1, "tpu_mem_sdram: TRefi %0d cycles too short for TRfc %0d", TRefi, TRfc);
+  end
+  // The zero flags and row matches agree with the counters and rows they stand for.
+  always_ff @(posedge clk_i) begin
+    if (state_q == SRun) begin
+      for (int b = 0; b < 4; b++) begin
+        if (actz_q[b] != (actw_q[b] == '0) || prez_q[b] != (prew_q[b] == '0) ||
+            colz_q[b] != (colw_q[b] == '0))
+          $fatal(1, "tpu_mem_sdram: bank %0d timer flags out of step", b);
+      end
+      if (rrdz_q != (rrdw_q == '0) || allz_q != (allw_q == '0) || rdz_q != (rdw_q == '0) ||
+          wrz_q != (wrw_q == '0))
+        $fatal(1, "tpu_mem_sdram: timer flags out of step");
+      for (int i = 0; i < 2; i++) begin
+        if (qv_q[i] && open_q[qba_q[i]] && m_q[i][qba_q[i]] != (orow_q[qba_q[i]] == qrow_q[i]))
+          $fatal(1, "tpu_mem_sdram: row match of entry %0d out of step", i);
+      end
+    end
   end
 `endif
 endmodule

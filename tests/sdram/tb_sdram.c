@@ -461,7 +461,7 @@ int main(int argc, char **argv)
     s->dw = pval(argc, argv, "DataWidth", 256);
     s->bytes = s->dw / 8;
     s->words = s->dw / 16;
-    int wbits = s->words == 4 ? 2 : s->words == 8 ? 3 : 4;
+    int wbits = s->words == 2 ? 1 : s->words == 4 ? 2 : s->words == 8 ? 3 : 4;
     s->addrw = pval(argc, argv, "AddrW", 24 - wbits);
     s->clk_hz = (uint32_t)pval(argc, argv, "ClkHz", 100000000);
     s->cl = pval(argc, argv, "CasLatency", 2);

@@ -16,19 +16,21 @@ build/lint/sdram_$(1).ok: $(SDRAM_SRCS) tests/sdram/lint.vlt rtl/lint.vlt tests/
 	@$(YOSYS) -q -l $$(@D)/sdram_$(1).yosys.log -p 'read_verilog -defer -sv -DSYNTHESIS $(SDRAM_SRCS); hierarchy -check -top tpu_mem_sdram $$(call lint_chparams,$(2)); proc; check -assert' >/dev/null
 	@touch $$@
 endef
+$(eval $(call SDRAM_LINT,d32,DataWidth=32 AddrW=23 CasLatency=3 ClkHz=50000000))
 $(eval $(call SDRAM_LINT,d64,DataWidth=64 AddrW=22 CasLatency=3 ClkHz=143000000))
 $(eval $(call SDRAM_LINT,d128,DataWidth=128 AddrW=21 CasLatency=2 ClkHz=50000000))
 $(eval $(call SDRAM_LINT,d256,DataWidth=256 AddrW=20 CasLatency=2 ClkHz=100000000))
 
 # Test configurations: each is one Verilated tpu_mem_sdram; the testbench gets the same
 # Name=Value list.  Every data width, both CAS latencies, four clocks.
+SDRAM_CFG_d32a  := TagWidth=8 DataWidth=32 AddrW=23 CasLatency=3 ClkHz=50000000
 SDRAM_CFG_d64a  := TagWidth=8 DataWidth=64 AddrW=22 CasLatency=2 ClkHz=100000000
 SDRAM_CFG_d64b  := TagWidth=8 DataWidth=64 AddrW=22 CasLatency=3 ClkHz=143000000
 SDRAM_CFG_d128a := TagWidth=8 DataWidth=128 AddrW=21 CasLatency=2 ClkHz=50000000
 SDRAM_CFG_d128b := TagWidth=8 DataWidth=128 AddrW=21 CasLatency=3 ClkHz=100000000
 SDRAM_CFG_d256a := TagWidth=8 DataWidth=256 AddrW=20 CasLatency=2 ClkHz=100000000
 SDRAM_CFG_d256b := TagWidth=8 DataWidth=256 AddrW=20 CasLatency=3 ClkHz=133000000
-SDRAM_CONFIGS := d64a d64b d128a d128b d256a d256b
+SDRAM_CONFIGS := d32a d64a d64b d128a d128b d256a d256b
 SDRAM_REQUESTS ?= 50000
 SDRAM_TB_SRCS := tests/sdram/tb_sdram.c sim/sdram/sdram.c
 
@@ -80,7 +82,7 @@ test-sdram-model: $(SDRAM_MODEL_BIN)
 
 # Benchmarks: efficiency of sequential and random traffic (2 M cycles each) for every
 # data width at its most likely clock on the ULX3S.
-SDRAM_BENCH := d64a d128a d256a
+SDRAM_BENCH := d32a d64a d128a d256a
 define SDRAM_BENCH_CONFIG
 BENCH_TARGETS += bench-sdram-$(1)
 .PHONY: bench-sdram-$(1)
