@@ -36,10 +36,12 @@ test-board-pnr-check:
 test-board-%:
 	@$(call run_test,board-$*,env MAKE="$(MAKE)" tests/boards/board-test.sh $*)
 
-# make bench-boards: resources, Fmax and peak GOPS of every board that builds.
+# make bench-boards: resources, Fmax and peak GOPS of every board in BENCH_BOARDS that builds
+# (a full build is long: BENCH_BOARDS= skips them in make bench).
+BENCH_BOARDS ?= icebreaker ulx3s
 BENCH_TARGETS += bench-boards
 bench-boards:
-	@for b in icebreaker ulx3s; do \
+	@for b in $(BENCH_BOARDS); do \
 	  $(MAKE) --no-print-directory bitstream BOARD=$$b || { echo "bench-boards: $$b did not build"; continue; }; \
 	  scripts/board-bench.py $$b build/boards/$$b/summary.json; \
 	done
