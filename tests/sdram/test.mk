@@ -56,6 +56,18 @@ SDRAM_CHECKS_d64a := TRcdNs=30:tRCD TRpNs=30:tRP TRasNs=70:tRAS TRcNs=90:tRC TRr
                      RefreshMs=32:refresh
 SDRAM_CHECKS_d128a := TRcdNs=30:tRCD TWrNs=45:tWR
 SDRAM_CHECKS_d256b := TRcdNs=25:tRCD TRpNs=25:tRP
+# And a controller built with a broken timing (TRcdNs=5: one cycle at 100 MHz, where the
+# device needs two) is caught with the device model's own data-sheet values.
+SDRAM_CFG_brk := $(SDRAM_CFG_d64a) TRcdNs=5
+$(eval $(call tb_model,sdram_brk,tpu_mem_sdram,$(SDRAM_SRCS),$(addprefix -G,$(SDRAM_CFG_brk))))
+$(eval $(call tb_prog,tb_sdram_brk,sdram_brk,$(SDRAM_TB_SRCS)))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_sdram_brk: TB_PROG_CFLAGS := -Isim/sdram
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_sdram_brk: sim/sdram/sdram.h
+TEST_TARGETS += test-sdram-checker-brk
+.PHONY: test-sdram-checker-brk
+test-sdram-checker-brk: $(tb_sdram_brk_BIN)
+	@$(call run_test,sdram-checker-brk,$(tb_sdram_brk_BIN) $(SDRAM_CFG_brk) --expect tRCD)
+
 # One target per check: test-sdram-checker-CONFIG-PARAM.
 define SDRAM_CHECK
 .PHONY: test-sdram-checker-$(1)-$(2)
@@ -67,7 +79,7 @@ SDRAM_CHECK_TARGETS :=
 $(foreach c,d64a d128a d256b,$(foreach k,$(SDRAM_CHECKS_$(c)),$(eval $(call SDRAM_CHECK,$(c),$(word 1,$(subst =, ,$(k))),$(word 2,$(subst =, ,$(subst :, ,$(k)))),$(word 2,$(subst :, ,$(k)))))))
 TEST_TARGETS += $(SDRAM_CHECK_TARGETS)
 .PHONY: test-sdram-checker
-test-sdram-checker: $(SDRAM_CHECK_TARGETS)
+test-sdram-checker: $(SDRAM_CHECK_TARGETS) test-sdram-checker-brk
 
 # The device model on its own: every rule broken by one cycle, and kept.
 SDRAM_MODEL_BIN := $(TB_BUILD)/bin$(TB_VARIANT)/tb_sdram_model
