@@ -8,6 +8,7 @@ and meets its clock.
 
 Runs the nextpnr command in DIR (it must be given --timing-allow-fail and --report
 report.json, so that a slow design still gets a report to read), then:
+  - Yosys's cell counts (DIR/stat.json) exceed the device: "does NOT FIT" at once.
   - nextpnr failed: if its log says the device is too small, "does NOT FIT" and the
     numbers; otherwise the tail of the log.  Exit 1.
   - any clock's achieved frequency below its constraint, or the system clock's
@@ -24,6 +25,11 @@ import subprocess
 import sys
 
 DEVICES = {"ice40": "iCE40UP5K-SG48", "ecp5": "LFE5U-85F-6BG381C"}
+# What the device has of each Yosys cell kind (cells() below): a design with more cannot
+# fit whatever the placer does (each LUT4 and each flip-flop needs its own logic cell /
+# slice half), so the check stops before a long nextpnr run.
+CAPACITY = {"ice40": {"lut": 5280, "ff": 5280, "dsp": 8, "bram": 30, "spram": 4},
+            "ecp5": {"lut": 83640, "ff": 83640, "dsp": 156, "bram": 208}}
 FIT_WORDS = ("design uses", "unable to place", "not enough", "too many", "exceeds", "no more",
              "cannot be placed", "failed to place")
 
@@ -88,6 +94,13 @@ def main():
             os.remove(out)
         print(f"bitstream {b}: {msg}", file=sys.stderr)
         sys.exit(1)
+
+    c = cells(a.family, os.path.join(a.dir, "stat.json"))
+    over = [f"{k} {c[k]}/{n}" for k, n in CAPACITY[a.family].items() if c.get(k, 0) > n]
+    if over:
+        print(f"  {b}: Yosys cells: " + ", ".join(f"{k} {v}" for k, v in c.items()))
+        fail(f"the design does NOT FIT the {DEVICES[a.family]} (Yosys cell counts, before "
+             f"place and route): {', '.join(over)}")
 
     with open(os.path.join(a.dir, "pnr.out"), "w") as log:
         try:

@@ -4,7 +4,8 @@
 # (scripts/board-pnr.py) on a small design, so that they are tested whether or not the real
 # boards' designs fit: 2 multipliers at 20 MHz pass and leave the output; the same at
 # 400 MHz fails with "misses timing"; 12 multipliers (the UP5K has 8 DSPs) fail with
-# "does NOT FIT"; a failure removes the output file.
+# "does NOT FIT", from Yosys's cell counts before nextpnr runs, and without those counts from
+# nextpnr's utilisation; a failure removes the output file.
 set -u -o pipefail
 dir=build/boards/pnr-check
 rm -rf "$dir"; mkdir -p "$dir"
@@ -15,8 +16,9 @@ for m in 2 12; do
     > /dev/null || fail "yosys failed"
 done
 printf 'set_io clk_i 35\nset_io d_i 6\nset_io q_o 9\n' > "$dir/t.pcf"
-pnr() {  # pnr MULS MHZ: prints board-pnr.py's output, returns its status
-  cp "$dir/stat$1.json" "$dir/stat.json"
+pnr() {  # pnr MULS MHZ [nostat]: prints board-pnr.py's output, returns its status
+  rm -f "$dir/stat.json"
+  [ $# -gt 2 ] || cp "$dir/stat$1.json" "$dir/stat.json"
   scripts/board-pnr.py --board tiny --family ice40 --dir "$dir" --target-mhz "$2" --macs "$1" \
     --out t.asc -- ${NEXTPNR_ICE40:-nextpnr-ice40} --up5k --package sg48 --pcf t.pcf --asc t.asc \
     --json "t$1.json" --freq "$2" --timing-allow-fail --report report.json -l pnr.log -q 2>&1
@@ -31,5 +33,11 @@ grep -q "bitstream tiny: the design misses timing: .* needs 400.00 MHz" <<<"$out
 [ -e "$dir/t.asc" ] && fail "the output of a failed timing check was left"
 out=$(pnr 12 20) && fail "12 multipliers fit 8 DSPs: $out"
 echo "$out" | sed 's/^/# /'
-grep -q "bitstream tiny: the design does NOT FIT the iCE40UP5K-SG48: .*ICESTORM_DSP" <<<"$out" || fail "no fit message"
-echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit"
+grep -q "bitstream tiny: the design does NOT FIT the iCE40UP5K-SG48 (Yosys cell counts.*dsp 12/8" <<<"$out" ||
+  fail "no fit message from the cell counts"
+out=$(pnr 12 20 nostat) && fail "12 multipliers fit 8 DSPs (nextpnr): $out"
+echo "$out" | sed 's/^/# /'
+grep -q "bitstream tiny: the design does NOT FIT the iCE40UP5K-SG48: ICESTORM_DSP 12/8" <<<"$out" ||
+  fail "no fit message from nextpnr"
+[ -e "$dir/t.asc" ] && fail "the output of a failed fit check was left"
+echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr)"
