@@ -25,3 +25,4 @@ BOARD_icebreaker_FLASH_VAR := ICEPROG
 BOARD_icebreaker_FW := $(FW_BUILD)/ptpu_cp_8k.bin
 BOARD_ICE_FW_FLAGS := -Os -Wl,--defsym=__ram_size=0x2000 -Wl,--defsym=__stack_size=0x800
 $(eval $(call fw_image,ptpu_cp_8k,rv32im,$(FW_CP_SRCS),$(BOARD_ICE_FW_FLAGS)))
+$(FW_BUILD)/ptpu_cp_8k.elf: constraints/icebreaker.mk
