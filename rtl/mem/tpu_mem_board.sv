@@ -99,8 +99,9 @@ module tpu_mem_board #(
   // Read answers.
   logic rq_full, rq_empty, rq_pop;
   logic [DataWidth:0] rq_head;  // {error, data}
-  logic r_issue, r_err_push, r_push;
-  assign r_issue    = state_q == SRead && iss_q != '0 && cred_q != '0 && !beat_err && m_req_ready_i;
+  logic r_req, r_issue, r_err_push, r_push;
+  assign r_req      = state_q == SRead && iss_q != '0 && cred_q != '0 && !beat_err;
+  assign r_issue    = r_req && m_req_ready_i;
   // A failed beat queues its SLVERR answer once the channel's answers are all in.
   assign r_err_push = state_q == SRead && iss_q != '0 && cred_q != '0 && beat_err &&
                       fly_q == '0 && !m_rsp_valid_i;
@@ -119,7 +120,7 @@ module tpu_mem_board #(
   assign w_fire  = w_valid && (beat_err || m_req_ready_i);
 
   // The channel.
-  assign m_req_valid_o = r_issue || (w_valid && !beat_err);
+  assign m_req_valid_o = r_req || (w_valid && !beat_err);  // independent of m_req_ready_i
   assign m_req_write_o = state_q == SWrite;
   assign m_req_addr_o  = addr_q[MemLog2-1:BeatLog2];
   assign m_req_wdata_o = s_axi_wdata_i[port_q*DataWidth +: DataWidth];
