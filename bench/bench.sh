@@ -3,20 +3,21 @@
 # Workload benchmarks (docs/workloads.md): runs the drivers in build/bench/bin and
 # records figures into build/bench/results.jsonl (scripts/bench-record.sh).
 #   bench/bench.sh resnet50      ResNet-50 on ref:sim16, whole network, per-layer TSV
-#   bench/bench.sh resnet50-sim  ResNet-50 on the RTL (sim16): layer subset, or the whole
-#                                network with WL_SIM_FULL=1; equality, wall time
+#   bench/bench.sh resnet50-sim  ResNet-50 on the RTL (sim16): the whole network (the layer
+#                                subset with WL_SIM_FULL=0); equality, cycles, wall and CPU time
 #   bench/bench.sh bert          BERT-base matmuls int8/bf16 and GEMM 1024^3 on ref:sim16
 #   bench/bench.sh scaling       ResNet-50 on ref:sim32, sim128; layers on ulx3s, icebreaker
-#   bench/bench.sh bert-sim      BERT proj/scores/attnv and GEMM 1024^3 on the RTL (sim16)
+#   bench/bench.sh bert-sim      BERT-base matmuls int8/bf16 and GEMM 1024^3 on the RTL (sim16)
 #   bench/bench.sh fmnist-sim    Fashion-MNIST, 500 test images on the RTL (tests/fmnist/bench.sh)
-# Logs and TSV files in build/bench/.  WL_SIM_TIMEOUT (s, default 1800) bounds each RTL run.
+# Logs and TSV files in build/bench/.  WL_SIM_TIMEOUT (s, default 3600) bounds each RTL run,
+# WL_SIM_FULL_TIMEOUT (s, default 10800) the whole-network ResNet-50 on the RTL.
 set -eu -o pipefail
 rec=scripts/bench-record.sh
 out=build/bench
 bin=build/bench/bin
 mkdir -p "$out"
 res() { awk -v k="$2" '$1 == "RESULT" && $2 == k { print $3; exit }' "$1"; }
-simto=${WL_SIM_TIMEOUT:-1800}
+simto=${WL_SIM_TIMEOUT:-3600}
 simlib=build/sim/sim16/libpicotpu_sim.so
 
 run() {   # run LOG CMD...: the command's output to LOG and a summary to stdout
@@ -44,10 +45,11 @@ resnet50)
   ;;
 resnet50-sim)
   if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
-  if [ "${WL_SIM_FULL:-0}" = 1 ]; then
+  if [ "${WL_SIM_FULL:-1}" = 1 ]; then
+    # the whole network as one program (about 20 M cycles: tens of CPU minutes)
     cmd="$bin/resnet50 --device sim:config=sim16 --no-profile"
     l=$out/resnet50-sim-full.log
-    run $l timeout $simto $cmd || true
+    run $l timeout ${WL_SIM_FULL_TIMEOUT:-10800} $cmd || true
     eq=$(res $l equal); eq=${eq:-0}
     if [ -n "$(res $l wall_s)" ]; then
       $rec resnet50.ref_equal "$eq" bool "sim16 RTL, whole network (logits = naive kernels = ref)" "$cmd"
@@ -62,6 +64,8 @@ resnet50-sim)
       $rec resnet50.rtl_utilization "$(res $l utilization)" fraction "sim16 RTL, one program" "$cmd"
       $rec resnet50.sim_cycles_per_s "$(res $l cycles_per_s)" cycles/s "sim16 (whole network)" "$cmd"
       $rec resnet50.sim_cpu_s "$(res $l cpu_s)" CPU-s "sim16 RTL, whole network, process CPU time" "$cmd"
+      $rec resnet50.sim_cycles_per_cpu_s "$(awk -v c="$(res $l cycles)" -v s="$(res $l cpu_s)" 'BEGIN { printf "%.0f", c / s }')" \
+        cycles/CPU-s "sim16 (whole network, process CPU time)" "$cmd"
     fi
     exit 0
   fi
@@ -128,14 +132,18 @@ scaling)
   ;;
 bert-sim)
   if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
-  cmd="$bin/bert --device sim:config=sim16 --only proj,scores,attnv --tsv $out/bert-sim-sim16.tsv"
+  # the whole encoder layer's matmuls (sequence 128), int8 and bf16, each checked bit for bit
+  # against the naive kernels
+  cmd="$bin/bert --device sim:config=sim16 --tsv $out/bert-sim-sim16.tsv"
   l=$out/bert-sim-sim16.log
   run $l timeout $simto $cmd || true
   for d in int8 bf16; do
     if [ -n "$(res $l ${d}_utilization)" ]; then
-      $rec bert.rtl_utilization "$(res $l ${d}_utilization)" fraction "$d, sim16 RTL, BERT proj 128x768x768 + 12 x scores + 12 x attnv" "$cmd"
+      $rec bert.utilization "$(res $l ${d}_utilization)" fraction "$d, sim16 RTL, seq 128, one encoder layer's matmuls" "$cmd"
+      $rec bert.cycles "$(res $l ${d}_cycles)" cycles "$d, sim16 RTL, one encoder layer's matmuls" "$cmd"
     fi
   done
+  $rec bert.rtl_equal "$(grep -q '^PASS bert' $l && echo 1 || echo 0)" bool "sim16 RTL, every matmul = naive kernels" "$cmd"
   cmd="$bin/bert --device sim:config=sim16 --dtype none --gemm 1024 --tsv $out/gemm-sim-sim16.tsv"
   l=$out/gemm-sim-sim16.log
   run $l timeout $simto $cmd || true

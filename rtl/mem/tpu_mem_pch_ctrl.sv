@@ -80,8 +80,11 @@ module tpu_mem_pch_ctrl #(
   // Counters (tpu_mem_pkg::Cnt* order)
   output logic [NumCnt*CntWidth-1:0] cnt_o
 );
-  // One C++ class shared by every instance keeps the Verilated model small.
+  // One C++ class shared by every instance keeps the Verilated model small.  The internals
+  // are left out of FST traces (the ports are traced in tpu_mem_sys): Verilator can then
+  // keep loop variables and temporaries in C locals (docs/performance.md, simulator speed).
   /* verilator no_inline_module */
+  /* verilator tracing_off */
 
   localparam int NB = 16;
   localparam int Q  = QueueDepth;
@@ -127,17 +130,28 @@ module tpu_mem_pch_ctrl #(
   function automatic logic [TW-1:0] at_least(input logic [TW-1:0] a, input int t);
     at_least = (a > TW'(t - 1)) ? a : TW'(t - 1);
   endfunction
+  // Index of the set bit of a one-hot vector (up to 64 bits; 0 for none), and the lowest
+  // set bit of a vector: word operations, no loop.
+  function automatic logic [5:0] enc(input logic [63:0] w);
+    enc = {|(w & 64'hFFFFFFFF00000000), |(w & 64'hFFFF0000FFFF0000), |(w & 64'hFF00FF00FF00FF00),
+           |(w & 64'hF0F0F0F0F0F0F0F0), |(w & 64'hCCCCCCCCCCCCCCCC), |(w & 64'hAAAAAAAAAAAAAAAA)};
+  endfunction
+  function automatic logic [Q-1:0] low_q(input logic [Q-1:0] m);
+    low_q = m & (~m + 1'b1);
+  endfunction
+  function automatic logic [NB-1:0] low_b(input logic [NB-1:0] m);
+    low_b = m & (~m + 1'b1);
+  endfunction
 
   // ---------------------------------------------------------------- state
   // Queue: control bits and age/dependency matrices, payload memories.
   logic [Q-1:0] valid_q, valid_d, isw_q, isw_d;
   (* mem2reg *) logic [Q-1:0] older_q [Q];         // older_q[i][j]: entry j is older than entry i
-  (* mem2reg *) logic [Q-1:0] older_d [Q];
   (* mem2reg *) logic [Q-1:0] dep_q [Q];           // dep_q[i][j]: entry i waits for entry j (same beat, a write)
-  (* mem2reg *) logic [Q-1:0] dep_d [Q];
   (* mem2reg *) logic [Q-1:0] bmask_q [NB]; // bmask_q[b][i]: entry i waits for bank b
-  (* mem2reg *) logic [Q-1:0] bmask_d [NB];
   logic [Q-1:0] rmatch_q, rmatch_d;  // the entry's bank is open at the entry's row
+  logic [Q-1:0] ovec_q, ovec_d;      // the entry's bank is open (the OR of bmask_q over open banks)
+  logic [Q-1:0] wdep_q, wdep_d;      // the entry was queued behind another access (dep_q[i] != 0)
   logic [3:0]           bank_m  [Q];
   logic [AddrW-1:0]     addr_m  [Q];
   logic [TagWidth-1:0]  tag_m   [Q];
@@ -147,7 +161,6 @@ module tpu_mem_pch_ctrl #(
   // Banks.
   logic [NB-1:0] open_q, open_d;
   (* mem2reg *) logic [RowBits-1:0] orow_q [NB];       // the open row
-  (* mem2reg *) logic [RowBits-1:0] orow_d [NB];
   (* mem2reg *) logic [TW-1:0] bact_q [NB];            // cycles until ACT / REF may go
   (* mem2reg *) logic [TW-1:0] bact_d [NB];
   (* mem2reg *) logic [TW-1:0] bpre_q [NB];            // cycles until PRE may go
@@ -155,9 +168,8 @@ module tpu_mem_pch_ctrl #(
   (* mem2reg *) logic [TW-1:0] bcol_q [NB];            // cycles until RD/WR may go
   (* mem2reg *) logic [TW-1:0] bcol_d [NB];
   (* mem2reg *) logic [HcW-1:0] hits_q [NB];           // column accesses since the ACT (saturating)
-  (* mem2reg *) logic [HcW-1:0] hits_d [NB];
   (* mem2reg *) logic [IdW-1:0] idle_q [NB];           // cycles open with nothing queued (saturating)
-  (* mem2reg *) logic [IdW-1:0] idle_d [NB];
+  logic [NB-1:0] tact_q, tact_d;         // the bank has a timer above zero
   logic [NB-1:0] first_q, first_d;       // next column access of the bank is its ACT's access
   logic [NB-1:0] actconf_q, actconf_d;   // that ACT followed a conflict PRE
   logic [NB-1:0] pconf_q, pconf_d;       // the bank was last closed for a conflict
@@ -226,50 +238,71 @@ module tpu_mem_pch_ctrl #(
   assign row_fold = row_z[3:0] ^ row_z[7:4] ^ row_z[11:8] ^ row_z[15:12] ^ row_z[19:16];
   assign in_bank = (BankHash != 0) ? ({in_bg, in_ba} ^ row_fold) : {in_bg, in_ba};
 
-  always_comb begin
-    free_idx = '0;
-    for (int i = Q - 1; i >= 0; i--) begin
-      if (!valid_q[i]) free_idx = QW'(i);
-    end
-  end
-
-  // What a new entry waits for: every queued access to the same beat when either writes.
+  // The new entry takes the lowest free slot (free_mask is 0 when the queue is full, and
+  // then unused).
   logic [Q-1:0] free_mask, new_dep;
+  assign free_mask = low_q(~valid_q);
+  assign free_idx = QW'(enc(64'(free_mask)));
+
+  // What a new entry waits for: every queued access to the same beat (so the same bank)
+  // when either writes.  Only needed on an insertion.
   always_comb begin
-    free_mask = '0;
-    free_mask[free_idx] = 1'b1;
-    for (int i = 0; i < Q; i++) begin
-      new_dep[i] = valid_q[i] && (rq_w_q || isw_q[i]) && addr_m[i] == rq_addr_q;
+    logic [Q-1:0] same;
+    new_dep = '0;
+    same = (rq_v_q ? bmask_q[in_bank] : '0) & (rq_w_q ? valid_q : isw_q);
+    if (same != '0) begin
+      for (int i = 0; i < Q; i++) begin
+        if (same[i] && addr_m[i] == rq_addr_q) new_dep[i] = 1'b1;
+      end
     end
   end
 
   // ---------------------------------------------------------------- queue view
   // Per-entry state is kept in bit vectors over the queue (one bit per entry) and per-bank
-  // entry masks, so that a cycle costs a few operations per bank rather than per entry.
-  logic [Q-1:0] openv, hit, conf, miss, unb, mtype, bypass;
+  // entry masks, so that a cycle costs a few word operations; the loops run only when
+  // their result can be non-zero (an empty queue costs almost nothing to simulate).
+  logic [Q-1:0] hit, conf, miss, unb, mtype, bypass, waitx;
   logic [NB-1:0] pend_any, hitp_any, hitp_mode, starve;
   logic [NW-1:0] n_wr, n_wr_unb, n_rd_unb;
 
   always_comb begin
-    openv = '0;
-    for (int b = 0; b < NB; b++) begin
-      if (open_q[b]) openv = openv | bmask_q[b];
-    end
-    for (int i = 0; i < Q; i++) unb[i] = valid_q[i] && ((dep_q[i] & valid_q) == '0);
-    hit = valid_q & rmatch_q;
-    conf = valid_q & openv & ~rmatch_q;
-    miss = valid_q & ~openv;
+    hit = '0;
+    conf = '0;
+    miss = '0;
+    unb = '0;
+    bypass = '0;
+    waitx = '0;
+    pend_any = '0;
+    hitp_any = '0;
+    hitp_mode = '0;
+    starve = '0;
     mtype = wmode_q ? isw_q : ~isw_q;
-    // A hit bypasses an older request of the batch type that waits for another row of
-    // its bank; the row-hit cap bounds how long that may go on.
-    for (int i = 0; i < Q; i++) begin
-      bypass[i] = hit[i] && ((older_q[i] & conf & unb & mtype & bmask_q[bank_m[i]]) != '0);
-    end
-    for (int b = 0; b < NB; b++) begin
-      pend_any[b] = bmask_q[b] != '0;
-      hitp_any[b] = (bmask_q[b] & hit) != '0;
-      hitp_mode[b] = (bmask_q[b] & hit & unb & mtype) != '0;
-      starve[b] = (bmask_q[b] & bypass) != '0;
+    if (valid_q != '0) begin
+      unb = valid_q;
+      if ((wdep_q & valid_q) != '0) begin
+        for (int i = 0; i < Q; i++) begin
+          if (wdep_q[i] && (dep_q[i] & valid_q) != '0) unb[i] = 1'b0;
+        end
+      end
+      hit = valid_q & rmatch_q;
+      conf = valid_q & ovec_q & ~rmatch_q;
+      miss = valid_q & ~ovec_q;
+      // A hit bypasses an older request of the batch type that waits for another row of
+      // its bank; the row-hit cap bounds how long that may go on.
+      waitx = conf & unb & mtype;
+      if (waitx != '0 && hit != '0) begin
+        for (int i = 0; i < Q; i++) begin
+          if (hit[i] && (older_q[i] & waitx & bmask_q[bank_m[i]]) != '0) bypass[i] = 1'b1;
+        end
+      end
+      for (int b = 0; b < NB; b++) begin
+        if (bmask_q[b] != '0) begin
+          pend_any[b] = 1'b1;
+          hitp_any[b] = (bmask_q[b] & hit) != '0;
+          hitp_mode[b] = (bmask_q[b] & hit & unb & mtype) != '0;
+          starve[b] = (bmask_q[b] & bypass) != '0;
+        end
+      end
     end
     n_wr = NW'($countones(valid_q & isw_q));
     n_wr_unb = NW'($countones(unb & isw_q));
@@ -277,27 +310,48 @@ module tpu_mem_pch_ctrl #(
   end
 
   // ---------------------------------------------------------------- eligibility
+  // Timer states as bank vectors (one bit per bank): a timer at zero allows its command.
   logic [NB-1:0] capped, blk_act, blk_col, act_ok, pre_ok, rd_ok, wr_ok, refpb_ok, idle_ref, idle_cl;
+  logic [NB-1:0] bactz, bprez, bcolz, hcap, gactz, grdz, gwrz;
   logic faw_ok, prea_ok, refab_ok, blk_rd, blk_wr;
   logic [TW-1:0] maxpre;
 
   always_comb begin
-    faw_ok = 1'b0;
-    for (int k = 0; k < 4; k++) begin
-      if (faw_q[k] == '0) faw_ok = 1'b1;
+    // Banks whose timers are all zero (tact_q clear) need no look at their timers.
+    bactz = ~tact_q;
+    bprez = ~tact_q;
+    bcolz = ~tact_q;
+    hcap = '0;
+    if (tact_q != '0) begin
+      for (int b = 0; b < NB; b++) begin
+        if (tact_q[b]) begin
+          bactz[b] = bact_q[b] == '0;
+          bprez[b] = bpre_q[b] == '0;
+          bcolz[b] = bcol_q[b] == '0;
+        end
+      end
     end
+    if (starve != '0) begin
+      for (int b = 0; b < NB; b++) hcap[b] = hits_q[b] >= HcW'(RowHitCap);
+    end
+    for (int g = 0; g < 4; g++) begin
+      gactz[g*4 +: 4] = {4{gact_q[g] == '0}};
+      grdz[g*4 +: 4]  = {4{grd_q[g] == '0}};
+      gwrz[g*4 +: 4]  = {4{gwr_q[g] == '0}};
+    end
+    faw_ok = (faw_q[0] == '0) || (faw_q[1] == '0) || (faw_q[2] == '0) || (faw_q[3] == '0);
     blk_act = '0;
     blk_col = '0;
     blk_rd = 1'b0;
     blk_wr = 1'b0;
     maxpre = '0;
-    for (int b = 0; b < NB; b++) begin
-      if (open_q[b] && bpre_q[b] > maxpre) maxpre = bpre_q[b];
-    end
     if (RefreshMode == 0) begin
       // While an all-bank refresh waits for the banks to allow PREA, hits may still go
       // if they do not push the PREA back.
       if (rpend_q) begin
+        for (int b = 0; b < NB; b++) begin
+          if (open_q[b] && bpre_q[b] > maxpre) maxpre = bpre_q[b];
+        end
         blk_act = '1;
         blk_rd = maxpre < TW'(RdPre);
         blk_wr = maxpre < TW'(WrPre);
@@ -308,23 +362,16 @@ module tpu_mem_pch_ctrl #(
       // Once the bank is closed and ready, no ACT may push the REFpb back (tRREFD).
       if (!open_q[fbank_q] && bact_q[fbank_q] == '0) blk_act = '1;
     end
-    prea_ok = 1'b1;
-    refab_ok = 1'b1;
-    for (int b = 0; b < NB; b++) begin
-      capped[b] = (hits_q[b] >= HcW'(RowHitCap)) && starve[b];
-      act_ok[b] = !open_q[b] && bact_q[b] == '0 && gact_q[b/4] == '0 &&
-                  cact_q == '0 && faw_ok && !blk_act[b];
-      pre_ok[b] = open_q[b] && bpre_q[b] == '0;
-      rd_ok[b] = open_q[b] && bcol_q[b] == '0 && grd_q[b/4] == '0 && crd_q == '0 &&
-                 !capped[b] && !blk_col[b] && !blk_rd;
-      wr_ok[b] = open_q[b] && bcol_q[b] == '0 && gwr_q[b/4] == '0 && cwr_q == '0 &&
-                 !capped[b] && !blk_col[b] && !blk_wr;
-      refpb_ok[b] = !open_q[b] && bact_q[b] == '0 && crefpb_q == '0;
-      idle_ref[b] = !rmask_q[b] && !pend_any[b];
-      idle_cl[b] = idle_ref[b] && !open_q[b];
-      if (open_q[b] && !pre_ok[b]) prea_ok = 1'b0;
-      if (open_q[b] || bact_q[b] != '0) refab_ok = 1'b0;
-    end
+    capped = hcap & starve;
+    act_ok = ~open_q & bactz & gactz & {NB{cact_q == '0 && faw_ok}} & ~blk_act;
+    pre_ok = open_q & bprez;
+    rd_ok = open_q & bcolz & grdz & {NB{crd_q == '0 && !blk_rd}} & ~capped & ~blk_col;
+    wr_ok = open_q & bcolz & gwrz & {NB{cwr_q == '0 && !blk_wr}} & ~capped & ~blk_col;
+    refpb_ok = ~open_q & bactz & {NB{crefpb_q == '0}};
+    idle_ref = ~rmask_q & ~pend_any;
+    idle_cl = idle_ref & ~open_q;
+    prea_ok = (open_q & ~pre_ok) == '0;
+    refab_ok = open_q == '0 && bactz == '1;
   end
 
   // ---------------------------------------------------------------- selection
@@ -344,12 +391,16 @@ module tpu_mem_pch_ctrl #(
     actm = '0;
     prem = '0;
     preo = '0;
-    for (int b = 0; b < NB; b++) begin
-      if (rd_ok[b]) rdm = rdm | bmask_q[b];
-      if (wr_ok[b]) wrm = wrm | bmask_q[b];
-      if (act_ok[b]) actm = actm | bmask_q[b];
-      if (pre_ok[b] && (!hitp_mode[b] || capped[b])) prem = prem | bmask_q[b];
-      if (pre_ok[b] && !hitp_any[b]) preo = preo | bmask_q[b];
+    if (pend_any != '0) begin
+      for (int b = 0; b < NB; b++) begin
+        if (pend_any[b]) begin
+          if (rd_ok[b]) rdm = rdm | bmask_q[b];
+          if (wr_ok[b]) wrm = wrm | bmask_q[b];
+          if (act_ok[b]) actm = actm | bmask_q[b];
+          if (pre_ok[b] && (!hitp_mode[b] || capped[b])) prem = prem | bmask_q[b];
+          if (pre_ok[b] && !hitp_any[b]) preo = preo | bmask_q[b];
+        end
+      end
     end
     ccand = hit & unb & mtype & ((isw_q & wrm) | (~isw_q & rdm));
     actc = miss & unb & actm;
@@ -357,20 +408,28 @@ module tpu_mem_pch_ctrl #(
     rcand_o = ~mtype & (actc | (conf & unb & preo));
   end
 
-  logic csel_v, rsel_m_v, rsel_o_v;
-  logic [QW-1:0] csel, rsel_m, rsel_o;
-  logic [Q*Q-1:0] older_flat;
-  for (genvar i = 0; i < Q; i++) begin : g_older
-    assign older_flat[i*Q +: Q] = older_q[i];
+  // The oldest candidate: ages form a total order, so exactly one candidate has no older
+  // candidate; a single candidate is its own answer.
+  logic csel_v, rsel_v;
+  logic [QW-1:0] csel, rsel;
+  always_comb begin
+    logic [Q-1:0] rc;
+    csel_v = ccand != '0;
+    csel = QW'(enc(64'(ccand)));
+    if ((ccand & (ccand - 1'b1)) != '0) begin
+      for (int i = 0; i < Q; i++) begin
+        if (ccand[i] && (older_q[i] & ccand) == '0) csel = QW'(i);
+      end
+    end
+    rc = (rcand_m != '0) ? rcand_m : rcand_o;
+    rsel_v = rc != '0;
+    rsel = QW'(enc(64'(rc)));
+    if ((rc & (rc - 1'b1)) != '0) begin
+      for (int i = 0; i < Q; i++) begin
+        if (rc[i] && (older_q[i] & rc) == '0) rsel = QW'(i);
+      end
+    end
   end
-  tpu_mem_oldest #(.N(Q)) u_old_col (.cand_i(ccand),   .older_i(older_flat), .valid_o(csel_v),   .idx_o(csel));
-  tpu_mem_oldest #(.N(Q)) u_old_rm  (.cand_i(rcand_m), .older_i(older_flat), .valid_o(rsel_m_v), .idx_o(rsel_m));
-  tpu_mem_oldest #(.N(Q)) u_old_ro  (.cand_i(rcand_o), .older_i(older_flat), .valid_o(rsel_o_v), .idx_o(rsel_o));
-
-  logic rsel_v;
-  logic [QW-1:0] rsel;
-  assign rsel_v = rsel_m_v || rsel_o_v;
-  assign rsel   = rsel_m_v ? rsel_m : rsel_o;
 
   // The next bank a per-bank refresh takes: the bank the last column command used if
   // nothing waits for it (a stream has just left it and comes back last), else an idle
@@ -378,35 +437,19 @@ module tpu_mem_pch_ctrl #(
   // refreshed this round.  Also the lowest bank idle long enough to close.
   logic idle_ref_v, idle_close_v;
   logic [3:0] idle_ref_b, next_unref_b, idle_close_b;
+  logic [NB-1:0] idle_long;
   always_comb begin
-    logic cl_v;
-    logic [3:0] cl_b;
-    logic any_v;
-    logic [3:0] any_b;
-    cl_v = 1'b0;
-    cl_b = '0;
-    any_v = 1'b0;
-    any_b = '0;
-    next_unref_b = '0;
-    idle_close_v = 1'b0;
-    idle_close_b = '0;
-    for (int b = NB - 1; b >= 0; b--) begin
-      if (idle_cl[b]) begin
-        cl_v = 1'b1;
-        cl_b = 4'(b);
-      end
-      if (idle_ref[b]) begin
-        any_v = 1'b1;
-        any_b = 4'(b);
-      end
-      if (!rmask_q[b]) next_unref_b = 4'(b);
-      if (CloseIdle > 0 && pre_ok[b] && !pend_any[b] && idle_q[b] >= IdW'(CloseIdle)) begin
-        idle_close_v = 1'b1;
-        idle_close_b = 4'(b);
-      end
+    idle_long = '0;
+    if (CloseIdle > 0) begin
+      for (int b = 0; b < NB; b++) idle_long[b] = idle_q[b] >= IdW'((CloseIdle > 0) ? CloseIdle : 1);
     end
-    idle_ref_v = any_v;
-    idle_ref_b = idle_ref[lastcol_q] ? lastcol_q : cl_v ? cl_b : any_b;
+    idle_long = idle_long & pre_ok & ~pend_any;
+    idle_close_v = idle_long != '0;
+    idle_close_b = 4'(enc(64'(low_b(idle_long))));
+    next_unref_b = 4'(enc(64'(low_b(~rmask_q))));
+    idle_ref_v = idle_ref != '0;
+    idle_ref_b = idle_ref[lastcol_q] ? lastcol_q
+               : (idle_cl != '0) ? 4'(enc(64'(low_b(idle_cl)))) : 4'(enc(64'(low_b(idle_ref))));
   end
 
   // ---------------------------------------------------------------- tag FIFO of reads in flight
@@ -439,6 +482,7 @@ module tpu_mem_pch_ctrl #(
     logic [1:0] rg;
     logic [1:0] cg;
     logic faw_set;
+    logic [NB-1:0] touched;
 
     // Defaults: hold, timers count down.
     act_go = 1'b0;
@@ -469,16 +513,20 @@ module tpu_mem_pch_ctrl #(
     rpend_d = rpend_q;
     qidle_d = (valid_q != '0 || rq_v_q) ? '0 : (qidle_q == '1) ? qidle_q : qidle_q + 1'b1;
     for (int k = 0; k < NumCnt; k++) cnt_d[k] = cnt_q[k];
+    // Timers: banks with a timer above zero count down (the others stay at zero).
     for (int b = 0; b < NB; b++) begin
-      orow_d[b] = orow_q[b];
-      hits_d[b] = hits_q[b];
-      bact_d[b] = dec(bact_q[b]);
-      bpre_d[b] = dec(bpre_q[b]);
-      bcol_d[b] = dec(bcol_q[b]);
-      idle_d[b] = '0;
-      if (CloseIdle > 0 && open_q[b] && !pend_any[b])
-        idle_d[b] = (idle_q[b] == '1) ? idle_q[b]
-                                                             : idle_q[b] + 1'b1;
+      bact_d[b] = '0;
+      bpre_d[b] = '0;
+      bcol_d[b] = '0;
+    end
+    if (tact_q != '0) begin
+      for (int b = 0; b < NB; b++) begin
+        if (tact_q[b]) begin
+          bact_d[b] = dec(bact_q[b]);
+          bpre_d[b] = dec(bpre_q[b]);
+          bcol_d[b] = dec(bcol_q[b]);
+        end
+      end
     end
     for (int g = 0; g < 4; g++) begin
       gact_d[g] = dec(gact_q[g]);
@@ -528,12 +576,9 @@ module tpu_mem_pch_ctrl #(
       rbank_d = rb;
       rrow_d = act_row;
       open_d[rb] = 1'b1;
-      orow_d[rb] = act_row;
-      hits_d[rb] = '0;
       first_d[rb] = 1'b1;
       actconf_d[rb] = pconf_q[rb];
       pconf_d[rb] = 1'b0;
-      idle_d[rb] = '0;
       bact_d[rb] = at_least(bact_d[rb], TRc);
       bpre_d[rb] = at_least(bpre_d[rb], TRas);
       bcol_d[rb] = at_least(bcol_d[rb], TRcd);
@@ -616,8 +661,6 @@ module tpu_mem_pch_ctrl #(
       cbank_d = col_b;
       ccol_d = addr_m[csel][4:0];
       lastcol_d = col_b;
-      idle_d[col_b] = '0;
-      if (hits_q[col_b] != '1) hits_d[col_b] = hits_q[col_b] + 1'b1;
       if (first_q[col_b]) begin
         first_d[col_b] = 1'b0;
         if (actconf_q[col_b])
@@ -645,6 +688,20 @@ module tpu_mem_pch_ctrl #(
       end
     end
 
+    // Banks with a timer above zero next cycle: every bank a command touched, and the
+    // banks counting down (a timer at 1 reaches zero, so dec(bact) etc. tell).
+    touched = '0;
+    if (act_go || pre_go || refpb_go) touched[rb] = 1'b1;
+    if (prea_go || refab_go) touched = '1;
+    if (col_go) touched[col_b] = 1'b1;
+    touched = touched | tact_q;
+    tact_d = '0;
+    if (touched != '0) begin
+      for (int b = 0; b < NB; b++) begin
+        if (touched[b]) tact_d[b] = bact_d[b] != '0 || bpre_d[b] != '0 || bcol_d[b] != '0;
+      end
+    end
+
     // ---- read/write batching
     if (!wmode_q) begin
       if (n_wr_unb != '0 && (n_wr >= NW'(WriteHigh) || n_rd_unb == '0)) wmode_d = 1'b1;
@@ -662,40 +719,38 @@ module tpu_mem_pch_ctrl #(
   // ---------------------------------------------------------------- queue bookkeeping
   // Apart from the insertion, only row commands and the column command change it.
   logic [Q-1:0] csel_mask;
-  always_comb begin
-    csel_mask = '0;
-    csel_mask[csel] = col_go;
-  end
+  logic [RowBits-1:0] in_orow;   // the open row of the new entry's bank after this cycle
+  assign csel_mask = col_go ? (Q'(1) << csel) : '0;
+  assign in_orow = (act_go && rb == in_bank) ? act_row : orow_q[in_bank];
 
   always_comb begin
     valid_d = valid_q & ~csel_mask;
     isw_d = isw_q;
     rmatch_d = rmatch_q & ~csel_mask;
-    for (int b = 0; b < NB; b++) bmask_d[b] = bmask_q[b] & ~csel_mask;
-    for (int i = 0; i < Q; i++) begin
-      older_d[i] = older_q[i];
-      dep_d[i] = dep_q[i];
-    end
+    ovec_d = ovec_q & ~csel_mask;
+    wdep_d = wdep_q;
     if (act_go) begin
+      ovec_d = ovec_d | bmask_q[rb];
       for (int i = 0; i < Q; i++) begin
         if (bmask_q[rb][i]) rmatch_d[i] = addr_m[i][AddrW-1:9] == act_row;
       end
     end
-    if (pre_go) rmatch_d = rmatch_d & ~bmask_q[rb];
-    if (prea_go) rmatch_d = '0;
+    if (pre_go) begin
+      rmatch_d = rmatch_d & ~bmask_q[rb];
+      ovec_d = ovec_d & ~bmask_q[rb];
+    end
+    if (prea_go) begin
+      rmatch_d = '0;
+      ovec_d = '0;
+    end
     // The new entry is younger than everything queued; it sees the banks as this
     // cycle's row command leaves them.
     if (ins) begin
       valid_d[free_idx] = 1'b1;
       isw_d[free_idx] = rq_w_q;
-      rmatch_d[free_idx] = open_d[in_bank] && orow_d[in_bank] == in_row;
-      bmask_d[in_bank] = bmask_d[in_bank] | free_mask;
-      for (int i = 0; i < Q; i++) begin
-        older_d[i] = older_q[i] & ~free_mask;
-        dep_d[i] = dep_q[i] & ~free_mask;
-      end
-      older_d[free_idx] = valid_q;
-      dep_d[free_idx] = new_dep;
+      rmatch_d[free_idx] = open_d[in_bank] && in_orow == in_row;
+      ovec_d[free_idx] = open_d[in_bank];
+      wdep_d[free_idx] = new_dep != '0;
     end
   end
 
@@ -706,7 +761,10 @@ module tpu_mem_pch_ctrl #(
       rq_v_q    <= 1'b0;
       isw_q     <= '0;
       rmatch_q  <= '0;
+      ovec_q    <= '0;
+      wdep_q    <= '0;
       open_q    <= '0;
+      tact_q    <= '0;
       first_q   <= '0;
       actconf_q <= '0;
       pconf_q   <= '0;
@@ -734,7 +792,10 @@ module tpu_mem_pch_ctrl #(
       rq_v_q    <= rq_v_d;
       isw_q     <= isw_d;
       rmatch_q  <= rmatch_d;
+      ovec_q    <= ovec_d;
+      wdep_q    <= wdep_d;
       open_q    <= open_d;
+      tact_q    <= tact_d;
       first_q   <= first_d;
       actconf_q <= actconf_d;
       pconf_q   <= pconf_d;
@@ -760,15 +821,16 @@ module tpu_mem_pch_ctrl #(
     end
   end
 
-  // Arrays, one element per process.
+  // Arrays, one element per process.  Every element is assigned on every path (a hold is
+  // written as such): Verilator then commits each element without a per-element flag.
   for (genvar i = 0; i < Q; i++) begin : g_entry_regs
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         older_q[i] <= '0;
         dep_q[i]   <= '0;
       end else begin
-        older_q[i] <= older_d[i];
-        dep_q[i]   <= dep_d[i];
+        older_q[i] <= !ins ? older_q[i] : free_mask[i] ? valid_q : older_q[i] & ~free_mask;
+        dep_q[i]   <= !ins ? dep_q[i] : free_mask[i] ? new_dep : dep_q[i] & ~free_mask;
       end
     end
   end
@@ -783,13 +845,16 @@ module tpu_mem_pch_ctrl #(
         hits_q[b] <= '0;
         idle_q[b] <= '0;
       end else begin
-        bmask_q[b] <= bmask_d[b];
-        orow_q[b] <= orow_d[b];
+        bmask_q[b] <= (bmask_q[b] & ~csel_mask) | ((ins && in_bank == 4'(b)) ? free_mask : '0);
+        orow_q[b] <= (act_go && rb == 4'(b)) ? act_row : orow_q[b];
         bact_q[b] <= bact_d[b];
         bpre_q[b] <= bpre_d[b];
         bcol_q[b] <= bcol_d[b];
-        hits_q[b] <= hits_d[b];
-        idle_q[b] <= idle_d[b];
+        hits_q[b] <= (col_go && col_b == 4'(b) && hits_q[b] != '1) ? hits_q[b] + 1'b1
+                   : (act_go && rb == 4'(b)) ? '0 : hits_q[b];
+        idle_q[b] <= (CloseIdle == 0 || (act_go && rb == 4'(b)) || (col_go && col_b == 4'(b)) ||
+                      !open_q[b] || pend_any[b]) ? '0
+                   : (idle_q[b] == '1) ? idle_q[b] : idle_q[b] + 1'b1;
       end
     end
   end
