@@ -5,7 +5,7 @@
 # the same Name=Value list, so the C models see exactly the RTL parameters.
 
 MEM_SRCS := rtl/mem/tpu_mem_pkg.sv rtl/mem/tpu_mem_fifo.sv rtl/mem/tpu_mem_rr_arb.sv \
-            rtl/mem/tpu_mem_interleave.sv rtl/mem/tpu_mem_oldest.sv rtl/mem/tpu_mem_axi_wr.sv \
+            rtl/mem/tpu_mem_interleave.sv rtl/mem/tpu_mem_axi_wr.sv \
             rtl/mem/tpu_mem_axi_rd.sv rtl/mem/tpu_mem_pch_ctrl.sv rtl/mem/tpu_mem_spram.sv \
             rtl/mem/tpu_mem_sys.sv
 MEM_TB_SRCS := tests/mem/tb_mem.c tests/mem/mem_ref.c sim/hbm2/hbm2.c
