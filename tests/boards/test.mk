@@ -16,18 +16,16 @@ TEST_TARGETS += test-board-errors test-board-pnr-check $(addprefix test-board-,$
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
 
-# The board tops' own blocks: reset synchroniser and LEDs (a self-checking SV testbench).
-BOARD_TB := build/boards/tb/tb_board_leds
-BOARD_TB_SRCS := rtl/boards/tpu_board_reset.sv rtl/boards/tpu_board_leds.sv tests/boards/tb_board_leds.sv
-TB_PROGS += $(BOARD_TB)
+# The board tops' own blocks: reset synchroniser and LEDs (C testbenches on mk/tb.mk).
+$(eval $(call tb_model,board_reset,tpu_board_reset,rtl/boards/tpu_board_reset.sv,))
+$(eval $(call tb_prog,tb_board_reset,board_reset,tests/boards/tb_board_reset.c))
+$(eval $(call tb_model,board_leds,tpu_board_leds,rtl/boards/tpu_board_leds.sv,-GClkHz=1000000 -GNumAct=2))
+$(eval $(call tb_prog,tb_board_leds,board_leds,tests/boards/tb_board_leds.c))
 TEST_TARGETS += test-board-leds
-$(BOARD_TB): $(BOARD_TB_SRCS)
-	@mkdir -p $(@D)
-	$(VERILATOR) --binary -Wall --timing --top-module tb_board_leds -Mdir $(@D)/obj -o ../tb_board_leds \
-	  $(BOARD_TB_SRCS) >$(@D)/build.log 2>&1 || { tail -20 $(@D)/build.log; exit 1; }
 .PHONY: test-board-leds
-test-board-leds: $(BOARD_TB)
-	@$(call run_test,board-leds,$(BOARD_TB))
+test-board-leds: $(tb_board_reset_BIN) $(tb_board_leds_BIN)
+	@$(call run_test,board-reset,$(tb_board_reset_BIN) $(if $(SEED),--seed $(SEED)))
+	@$(call run_test,board-leds,$(tb_board_leds_BIN) $(if $(SEED),--seed $(SEED)))
 
 # The fit and timing checks on a small design (seconds).
 test-board-pnr-check:
