@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Reduced BERT matmuls (M = 128, N = 32: one tile of 2 output-channel tiles) on ref:sim16
+# and on the RTL (sim16), with the counters that show where the RTL's cycles go
+# (docs/performance.md, "BERT on the RTL: where the cycles go").  Not run by make test
+# or make bench; about 30 CPU-s in all on the RTL.
+#   bench/bert-rtl-probe.sh [M N K [bf16]]...   (default: the shapes of that section)
+# chan = pseudo-channels the A rows of one K-step fall in: the row pitch is K * 1 (int8)
+# or K * 2 (bf16) bytes, the channel of address a is (a / 256) mod 8 (docs/memory.md).
+set -eu -o pipefail
+cli=build/host/picotpu
+[ -x "$cli" ] && [ -f build/sim/sim16/libpicotpu_sim.so ] ||
+  { echo "bert-rtl-probe: build $cli and build/sim/sim16/libpicotpu_sim.so first" >&2; exit 2; }
+if [ $# -eq 0 ]; then
+  set -- "128 32 768" "128 32 3072" "128 32 3328" "128 32 768 bf16" "128 32 896 bf16" \
+         "128 32 3072 bf16" "128 32 3200 bf16"
+fi
+one() {   # one DEVICE M N K [bf16]: "cycles rows util load_wait_mem compute_idle check"
+  local dev=$1; shift
+  nice "$cli" --device "$dev" gemm "$@" 2>&1 | awk '
+    /identical \(0 of/ { ok = "same" } /differ\)/ && !/\(0 of/ { ok = "DIFFERS" }
+    $1 == "CYCLES" { c = $2 } $1 == "MXU_ROWS" { r = $2 } $1 == "LOAD_WAIT_MEM" { l = $2 }
+    $1 == "COMPUTE_IDLE" { i = $2 }
+    END { printf "%s %s %.1f %s %s %s\n", c, r, c ? 100 * r / c : 0, l, i, ok ? ok : "FAIL" }'
+}
+printf "%-18s %4s | %8s %6s | %8s %6s %9s %9s %7s | %s\n" "M N K dtype" chan \
+       "ref cyc" "ref %" "RTL cyc" "RTL %" "load_mem" "cmp_idle" "RTL/ref" "check"
+for shape in "$@"; do
+  read -r m n k bf <<< "$shape"
+  ew=1; [ "${bf:-}" = bf16 ] && ew=2
+  chan=$(awk -v m="$m" -v p=$((k * ew)) 'BEGIN { for (r = 0; r < m; r++) s[int(r * p / 256) % 8] = 1;
+                                                  for (c in s) n++; print n }')
+  read -r rc _ ru _ _ _ <<< "$(one ref:config=sim16 $shape)"
+  read -r sc _ su sl si ok <<< "$(one sim:config=sim16 $shape)"
+  printf "%-18s %4s | %8s %5s%% | %8s %5s%% %9s %9s %7.3f | %s\n" "$m $n $k ${bf:-int8}" "$chan" \
+         "$rc" "$ru" "$sc" "$su" "$sl" "$si" "$(awk -v a="$sc" -v b="$rc" 'BEGIN { print a / b }')" "$ok"
+done
