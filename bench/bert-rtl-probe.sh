@@ -7,6 +7,9 @@
 #   bench/bert-rtl-probe.sh [M N K [bf16]]...   (default: the shapes of that section)
 # chan = pseudo-channels the A rows of one K-step fall in: the row pitch is K * 1 (int8)
 # or K * 2 (bf16) bytes, the channel of address a is (a / 256) mod 8 (docs/memory.md).
+# beats/c = (K / 16) * (M + 16 * EW) / RTL cycles: the 32-byte beats the loads delivered per
+# cycle (N = 32 only: one A slice and 2 weight tiles per K-step); the MXU needs
+# (M + 16 * EW) / (2 * M) of them.
 set -eu -o pipefail
 cli=build/host/picotpu
 [ -x "$cli" ] && [ -f build/sim/sim16/libpicotpu_sim.so ] ||
@@ -23,8 +26,8 @@ one() {   # one DEVICE M N K [bf16]: "cycles rows util load_wait_mem compute_idl
     $1 == "COMPUTE_IDLE" { i = $2 }
     END { printf "%s %s %.1f %s %s %s\n", c, r, c ? 100 * r / c : 0, l, i, ok ? ok : "FAIL" }'
 }
-printf "%-18s %4s | %8s %6s | %8s %6s %9s %9s %7s | %s\n" "M N K dtype" chan \
-       "ref cyc" "ref %" "RTL cyc" "RTL %" "load_mem" "cmp_idle" "RTL/ref" "check"
+printf "%-18s %4s | %8s %6s | %8s %6s %9s %9s %7s %8s | %s\n" "M N K dtype" chan \
+       "ref cyc" "ref %" "RTL cyc" "RTL %" "load_mem" "cmp_idle" "RTL/ref" "beats/c" "check"
 for shape in "$@"; do
   read -r m n k bf <<< "$shape"
   ew=1; [ "${bf:-}" = bf16 ] && ew=2
@@ -32,6 +35,10 @@ for shape in "$@"; do
                                                   for (c in s) n++; print n }')
   read -r rc _ ru _ _ _ <<< "$(one ref:config=sim16 $shape)"
   read -r sc _ su sl si ok <<< "$(one sim:config=sim16 $shape)"
-  printf "%-18s %4s | %8s %5s%% | %8s %5s%% %9s %9s %7.3f | %s\n" "$m $n $k ${bf:-int8}" "$chan" \
-         "$rc" "$ru" "$sc" "$su" "$sl" "$si" "$(awk -v a="$sc" -v b="$rc" 'BEGIN { print a / b }')" "$ok"
+  rate=-
+  [ "$n" = 32 ] && rate=$(awk -v m="$m" -v k="$k" -v e="$ew" -v c="$sc" \
+                          'BEGIN { printf "%.3f", int(k / 16) * (m + 16 * e) / c }')
+  printf "%-18s %4s | %8s %5s%% | %8s %5s%% %9s %9s %7.3f %8s | %s\n" "$m $n $k ${bf:-int8}" \
+         "$chan" "$rc" "$ru" "$sc" "$su" "$sl" "$si" \
+         "$(awk -v a="$sc" -v b="$rc" 'BEGIN { print a / b }')" "$rate" "$ok"
 done
