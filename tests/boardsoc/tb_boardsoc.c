@@ -23,6 +23,7 @@
 
 #include "picotpu_isa.h"
 #include "progen.h"
+#include "linkcli.h"
 #include "ptpu_link.h"
 #include "ptpu_ref.h"
 #include "tb.h"
@@ -76,11 +77,9 @@ typedef struct dev {
     bytes_t tx, rx;
     char con[8192];
     size_t ncon;
-    bool exited, dead;
+    bool exited;
     struct ptpu_link_dec dec;
-    uint8_t seq;
-    uint8_t frame[PTPU_LINK_MAX_LEN + 16];
-    struct ptpu_link_info info;
+    struct linkcli lc;          /* requests and responses (tests/soc/linkcli.h) */
 } bdev_t;
 
 #ifdef BOARD_SDRAM
@@ -177,90 +176,10 @@ static int recv_frame(bdev_t *d, struct ptpu_link_frame *f, uint64_t cycles)
     }
 }
 
-/* Sends the frame in d->frame and waits for its response; returns the classification. */
-static int transact(bdev_t *d, size_t n, uint8_t type, struct ptpu_link_frame *f, uint32_t *status,
-                    uint32_t *detail, uint64_t cycles)
-{
-    uint8_t seq = d->frame[3];
-    if (d->dead)
-        return -1;
-    bytes_push(&d->tx, d->frame, n);
-    int ev = recv_frame(d, f, cycles);
-    if (ev != PTPU_LINK_DEC_FRAME) {
-        tb_check(d->tb, 0, "request 0x%02x seq %u: %s", type, seq,
-                 ev ? "bad frame from the device" : "no response");
-        d->dead = true;   /* later requests would only time out too */
-        return -1;
-    }
-    int c = ptpu_link_check_response(f, type, seq, status, detail);
-    tb_check(d->tb, c != PTPU_LINK_RESP_OTHER, "request 0x%02x seq %u: unexpected frame type 0x%02x seq %u",
-             type, seq, f->type, f->seq);
-    return c;
-}
-
-static bool req_ok(bdev_t *d, size_t n, uint8_t type, struct ptpu_link_frame *f, uint64_t cycles)
-{
-    uint32_t st = 0, det = 0;
-    int c = transact(d, n, type, f, &st, &det, cycles);
-    tb_check(d->tb, c != PTPU_LINK_RESP_ERR, "request 0x%02x: error status %u detail 0x%x", type, st, det);
-    tb_check(d->tb, c != PTPU_LINK_RESP_NAK, "request 0x%02x: NAK %u", type, st);
-    return c == PTPU_LINK_RESP_OK;
-}
-
-static bool get_info(bdev_t *d, struct ptpu_link_info *info)
-{
-    struct ptpu_link_frame f;
-    size_t n = ptpu_link_req_info(d->frame, ++d->seq);
-    if (!req_ok(d, n, PTPU_PKT_INFO, &f, RSP_CYCLES))
-        return false;
-    return ptpu_link_parse_info(&f, info) == 0;
-}
-
-static bool get_status(bdev_t *d, struct ptpu_link_status *st, bool wait, uint64_t cycles)
-{
-    struct ptpu_link_frame f;
-    size_t n = wait ? ptpu_link_req_wait(d->frame, ++d->seq, 0) : ptpu_link_req_status(d->frame, ++d->seq);
-    if (!req_ok(d, n, wait ? PTPU_PKT_WAIT : PTPU_PKT_STATUS, &f, cycles))
-        return false;
-    return ptpu_link_parse_status(&f, st) == 0;
-}
-
-static bool mem_write(bdev_t *d, uint32_t addr, const uint8_t *p, size_t len)
-{
-    size_t max = d->info.max_payload - 4;
-    while (len) {
-        size_t k = len < max ? len : max;
-        struct ptpu_link_frame f;
-        size_t n = ptpu_link_req_mem_write(d->frame, ++d->seq, addr, p, k);
-        if (!req_ok(d, n, PTPU_PKT_MEM_WRITE, &f, RSP_CYCLES))
-            return false;
-        addr += (uint32_t)k;
-        p += k;
-        len -= k;
-    }
-    return true;
-}
-
-static bool mem_read(bdev_t *d, uint32_t addr, uint8_t *p, size_t len)
-{
-    size_t max = d->info.max_payload;
-    while (len) {
-        size_t k = len < max ? len : max;
-        struct ptpu_link_frame f;
-        size_t n = ptpu_link_req_mem_read(d->frame, ++d->seq, addr, (uint32_t)k);
-        if (!req_ok(d, n, PTPU_PKT_MEM_READ, &f, RSP_CYCLES))
-            return false;
-        if (f.len != k) {
-            tb_check(d->tb, 0, "MEM_READ of %zu bytes returned %u", k, f.len);
-            return false;
-        }
-        memcpy(p, f.payload, k);
-        addr += (uint32_t)k;
-        p += k;
-        len -= k;
-    }
-    return true;
-}
+/* The link client's transport and failure report (tests/soc/linkcli.h). */
+static void lc_send(void *ctx, const uint8_t *p, size_t n) { bytes_push(&((bdev_t *)ctx)->tx, p, n); }
+static int lc_recv(void *ctx, struct ptpu_link_frame *f, uint64_t cycles) { return recv_frame(ctx, f, cycles); }
+static void lc_fail(void *ctx, const char *msg) { tb_check(((bdev_t *)ctx)->tb, 0, "%s", msg); }
 
 /* ------------------------------------------------------------------ tests */
 
@@ -270,8 +189,8 @@ static void test_boot(bdev_t *d)
     tb_begin(tb);
     struct ptpu_link_info in;
     memset(&in, 0, sizeof in);
-    if (get_info(d, &in)) {
-        d->info = in;
+    if (lc_info(&d->lc, &in)) {
+        d->lc.info = in;
         tb_check(tb, in.magic == PTPU_ID_MAGIC, "magic 0x%08x", in.magic);
         tb_check(tb, in.protocol_version == PTPU_PROTOCOL_VERSION, "protocol %u", in.protocol_version);
         tb_check(tb, (int)in.n == g_cfg.n && (int)(in.flags & 1) == g_cfg.bf16, "n %u flags %u", in.n, in.flags);
@@ -283,7 +202,7 @@ static void test_boot(bdev_t *d)
         tb_check(tb, strcmp(in.config_name, STR(BOARD_CONFIG)) == 0, "config name '%s'", in.config_name);
     }
     struct ptpu_link_status st;
-    tb_check(tb, get_status(d, &st, false, RSP_CYCLES) && st.state == PTPU_STATE_IDLE, "STATUS after boot: state %u",
+    tb_check(tb, lc_status(&d->lc, &st) && st.state == PTPU_STATE_IDLE, "STATUS after boot: state %u",
              st.state);
     tb_end(tb, "boardsoc-" STR(BOARD_CONFIG) "/boot", "INFO after %" PRIu64 " cycles: N=%u mem=%u KB max_payload=%u name=%s",
            tb->cycle, in.n, in.mem_kb, in.max_payload, in.config_name);
@@ -300,17 +219,17 @@ static void test_mem(bdev_t *d, int ops)
     const uint32_t base = (uint32_t)tb_rand_range(tb, 0, mem / size - 1) * size;
     uint8_t *shadow = calloc(1, size), *buf = malloc(size);
     uint64_t bytes = 0;
-    mem_write(d, base, shadow, size);
+    lc_mem_write(&d->lc, base, shadow, size);
     for (int i = 0; i < ops && !tb->errors; i++) {
-        uint32_t max = d->info.max_payload - 4;
+        uint32_t max = d->lc.info.max_payload - 4;
         uint32_t len = tb_chance(tb, 3, 4) ? (uint32_t)tb_rand_range(tb, 1, 96) : (uint32_t)tb_rand_range(tb, 1, max);
         uint32_t off = (uint32_t)tb_rand_range(tb, 0, size - len);
         if (tb_chance(tb, 1, 2)) {
             for (uint32_t k = 0; k < len; k++)
                 buf[k] = (uint8_t)tb_rand32(tb);
-            mem_write(d, base + off, buf, len);
+            lc_mem_write(&d->lc, base + off, buf, len);
             memcpy(shadow + off, buf, len);
-        } else if (mem_read(d, base + off, buf, len)) {
+        } else if (lc_mem_read(&d->lc, base + off, buf, len)) {
             for (uint32_t k = 0; k < len; k++)
                 if (buf[k] != shadow[off + k]) {
                     tb_check(tb, 0, "read at 0x%x+%u: 0x%02x, expected 0x%02x", base + off, k, buf[k],
@@ -321,7 +240,7 @@ static void test_mem(bdev_t *d, int ops)
         bytes += len;
     }
     /* The whole span once more. */
-    if (!tb->errors && mem_read(d, base, buf, size))
+    if (!tb->errors && lc_mem_read(&d->lc, base, buf, size))
         for (uint32_t k = 0; k < size; k++)
             if (buf[k] != shadow[k]) {
                 tb_check(tb, 0, "final read at 0x%x: 0x%02x, expected 0x%02x", base + k, buf[k], shadow[k]);
@@ -344,7 +263,7 @@ static void test_progs(bdev_t *d, int nprogs)
     tb_begin(tb);
     int done = 0, faulted = 0, skipped = 0, mismatches = 0;
     uint64_t cycles = 0, insns = 0;
-    for (int i = 0; i < nprogs && !d->dead; i++) {
+    for (int i = 0; i < nprogs && !d->lc.dead; i++) {
         int errors_before = tb->errors;
         struct progen_opts o = { g_cfg.n, g_cfg.bf16, g_cfg.ub_rows, g_cfg.wb_rows, g_cfg.acc_rows, g_cfg.vp_rows,
                                  g_cfg.mem_kb, (int)tb_rand_range(tb, 8, 40), 0 };
@@ -360,10 +279,10 @@ static void test_progs(bdev_t *d, int nprogs)
         ptpu_ref_create(&g_cfg, &ref);
         for (int r = 0; r < p.ninit; r++) {
             ptpu_ref_mem_write(ref, p.init[r].addr, p.init_data[r], p.init[r].len);
-            mem_write(d, p.init[r].addr, p.init_data[r], p.init[r].len);
+            lc_mem_write(&d->lc, p.init[r].addr, p.init_data[r], p.init[r].len);
         }
         ptpu_ref_mem_write(ref, p.prog_addr, p.prog, (size_t)p.prog_len * 32);
-        mem_write(d, p.prog_addr, p.prog, (size_t)p.prog_len * 32);
+        lc_mem_write(&d->lc, p.prog_addr, p.prog, (size_t)p.prog_len * 32);
         struct ptpu_run_result res;
         ptpu_ref_run(ref, p.prog_addr, p.prog_len, p.win, p.nwin, &res);
 
@@ -372,13 +291,13 @@ static void test_progs(bdev_t *d, int nprogs)
             lw[w] = (struct ptpu_link_window){ p.win[w].base, p.win[w].limit, p.win[w].perm };
         struct ptpu_link_frame f;
         uint32_t st = 0, det = 0;
-        size_t n = ptpu_link_req_run(d->frame, ++d->seq, p.prog_addr, p.prog_len, 0, lw, p.nwin);
-        int c = transact(d, n, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES);
+        size_t n = ptpu_link_req_run(d->lc.frame, ++d->lc.seq, p.prog_addr, p.prog_len, 0, lw, p.nwin);
+        int c = lc_transact(&d->lc, n, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES);
         struct ptpu_link_status s = { 0 };
         if (c != PTPU_LINK_RESP_OK) {
             tb_check(tb, 0, "prog %d (seed %" PRIu64 "): RUN rejected: class %d status %u detail 0x%x", i, ps, c,
                      st, det);
-        } else if (get_status(d, &s, true, 50000000)) {
+        } else if (lc_wait(&d->lc, 0, &s, 50000000)) {
             cycles += s.cycles;
             insns += p.prog_len;
             tb_check(tb, (int)s.state == res.state && (int)s.fault == res.fault,
@@ -398,7 +317,7 @@ static void test_progs(bdev_t *d, int nprogs)
                 uint32_t len = p.out[r].len;
                 uint8_t *a = malloc(len), *b = malloc(len);
                 ptpu_ref_mem_read(ref, p.out[r].addr, a, len);
-                if (mem_read(d, p.out[r].addr, b, len))
+                if (lc_mem_read(&d->lc, p.out[r].addr, b, len))
                     for (uint32_t k = 0; k < len; k++)
                         if (a[k] != b[k]) {
                             tb_check(tb, 0, "prog %d (seed %" PRIu64 "): memory 0x%08x = 0x%02x, ref 0x%02x", i, ps,
@@ -409,9 +328,9 @@ static void test_progs(bdev_t *d, int nprogs)
                 free(b);
             }
             if (res.state == PTPU_STATE_DONE && tb->errors == errors_before) {
-                size_t cl = ptpu_link_req_counters(d->frame, ++d->seq);
+                size_t cl = ptpu_link_req_counters(d->lc.frame, ++d->lc.seq);
                 struct ptpu_link_counters cn;
-                if (req_ok(d, cl, PTPU_PKT_COUNTERS, &f, RSP_CYCLES) && ptpu_link_parse_counters(&f, &cn) == 0) {
+                if (lc_req_ok(&d->lc, cl, PTPU_PKT_COUNTERS, &f, RSP_CYCLES) && ptpu_link_parse_counters(&f, &cn) == 0) {
                     static const int exact[] = { PTPU_CNT_LOAD_INSNS, PTPU_CNT_COMPUTE_INSNS, PTPU_CNT_STORE_INSNS,
                                                  PTPU_CNT_BYTES_READ, PTPU_CNT_BYTES_WRITTEN };
                     for (size_t k = 0; k < sizeof exact / sizeof exact[0]; k++)
@@ -488,11 +407,13 @@ int main(int argc, char **argv)
 #endif
     tb_set(d->m_ready, 1);
     ptpu_link_dec_init(&d->dec, 65535);
-    d->seq = (uint8_t)tb_rand32(tb);
+    d->lc = (struct linkcli){ .ctx = d, .send = lc_send, .recv = lc_recv, .fail = lc_fail,
+                              .rsp_cycles = RSP_CYCLES, .stop_on_silence = true,
+                              .seq = (uint8_t)tb_rand32(tb) };
     int rc = 1;
     if (boot(d, fw) == 0) {
         test_boot(d);
-        if (!d->dead) {
+        if (!d->lc.dead) {
             test_mem(d, ops);
             test_progs(d, nprogs);
         }

@@ -27,9 +27,9 @@ BOARDSOC_RTL := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv rtl/mem/tpu_mem_pk
   rtl/vpu/*.sv rtl/link/*.sv rtl/soc/tpu_core*.sv rtl/soc/tpu_soc*.sv)))
 bsoc_p = $(patsubst $(1)=%,%,$(filter $(1)=%,$(SOC_CFG_$(2))))
 BOARDSOC_FW := $(FW_BUILD)/ptpu_cp.bin
-BOARDSOC_TB_HDRS := tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
+BOARDSOC_TB_HDRS := tests/soc/progen.h tests/soc/linkcli.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
                     host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h sim/tb/tb.h
-BOARDSOC_TB_SRCS := tests/boardsoc/tb_boardsoc.c tests/soc/progen.c host/src/ptpu_link.c \
+BOARDSOC_TB_SRCS := tests/boardsoc/tb_boardsoc.c tests/soc/linkcli.c tests/soc/progen.c host/src/ptpu_link.c \
                     host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
 
 define BOARDSOC_CONFIG

@@ -20,6 +20,7 @@
 #include "picotpu_isa.h"
 #include "picotpu_sim.h"
 #include "progen.h"
+#include "linkcli.h"
 #include "ptpu_link.h"
 #include "ptpu_ref.h"
 
@@ -79,11 +80,9 @@ static void end(const char *test, const char *fmt, ...)
 typedef struct dev {
     ptpu_sim_t *s;
     struct ptpu_link_dec dec;
-    uint8_t seq;
-    uint8_t frame[PTPU_LINK_MAX_LEN + 16];
     uint8_t pend[8192];
     size_t npend, pos;
-    struct ptpu_link_info info;
+    struct linkcli lc;          /* requests and responses (tests/soc/linkcli.h) */
 } sdev_t;
 
 /* Runs until a frame (or a decoder event) arrives or `cycles` pass.  Returns the event,
@@ -115,33 +114,13 @@ static int recv_frame(sdev_t *d, struct ptpu_link_frame *f, uint64_t cycles)
 
 static void send_raw(sdev_t *d, const uint8_t *p, size_t n) { ptpu_sim_link_send(d->s, p, n); }
 
-/* Sends a frame and waits for its response; checks type and seq; returns the classification
- * (PTPU_LINK_RESP_*) or -1 when nothing usable came. */
-static int transact(sdev_t *d, size_t n, uint8_t type, struct ptpu_link_frame *f, uint32_t *status,
-                    uint32_t *detail, uint64_t cycles)
+/* The link client's transport and failure report (tests/soc/linkcli.h). */
+static void lc_send(void *ctx, const uint8_t *p, size_t n) { send_raw(ctx, p, n); }
+static int lc_recv(void *ctx, struct ptpu_link_frame *f, uint64_t cycles) { return recv_frame(ctx, f, cycles); }
+static void lc_fail(void *ctx, const char *msg)
 {
-    uint8_t seq = d->frame[3];
-    send_raw(d, d->frame, n);
-    int ev = recv_frame(d, f, cycles);
-    if (ev != PTPU_LINK_DEC_FRAME) {
-        fail("request 0x%02x seq %u: %s", type, seq, ev ? "bad frame from the device" : "no response");
-        return -1;
-    }
-    int c = ptpu_link_check_response(f, type, seq, status, detail);
-    if (c == PTPU_LINK_RESP_OTHER)
-        fail("request 0x%02x seq %u: unexpected frame type 0x%02x seq %u", type, seq, f->type, f->seq);
-    return c;
-}
-
-static bool req_ok(sdev_t *d, size_t n, uint8_t type, struct ptpu_link_frame *f, uint64_t cycles)
-{
-    uint32_t st = 0, det = 0;
-    int c = transact(d, n, type, f, &st, &det, cycles);
-    if (c == PTPU_LINK_RESP_ERR)
-        fail("request 0x%02x: error status %u detail 0x%x", type, st, det);
-    else if (c == PTPU_LINK_RESP_NAK)
-        fail("request 0x%02x: NAK %u", type, st);
-    return c == PTPU_LINK_RESP_OK;
+    (void)ctx;
+    fail("%s", msg);
 }
 
 /* Expects an error response with `status` (and `detail` unless ~0). */
@@ -149,84 +128,16 @@ static void req_err(sdev_t *d, size_t n, uint8_t type, uint32_t status, uint32_t
 {
     struct ptpu_link_frame f;
     uint32_t st = 0, det = 0;
-    int c = transact(d, n, type, &f, &st, &det, RSP_CYCLES);
+    int c = lc_transact(&d->lc, n, type, &f, &st, &det, RSP_CYCLES);
     CHECK(c == PTPU_LINK_RESP_ERR && st == status && (detail == ~0u || det == detail),
           "%s: expected error %u/0x%x, got class %d status %u detail 0x%x", what, status, detail, c, st, det);
-}
-
-static bool get_info(sdev_t *d, struct ptpu_link_info *info)
-{
-    struct ptpu_link_frame f;
-    size_t n = ptpu_link_req_info(d->frame, ++d->seq);
-    if (!req_ok(d, n, PTPU_PKT_INFO, &f, RSP_CYCLES))
-        return false;
-    if (ptpu_link_parse_info(&f, info)) {
-        fail("INFO payload of %u bytes", f.len);
-        return false;
-    }
-    return true;
 }
 
 /* The device still answers: INFO with the right magic. */
 static void alive(sdev_t *d, const char *after)
 {
     struct ptpu_link_info info;
-    CHECK(get_info(d, &info) && info.magic == PTPU_ID_MAGIC, "no INFO after %s", after);
-}
-
-static bool get_status(sdev_t *d, struct ptpu_link_status *st)
-{
-    struct ptpu_link_frame f;
-    size_t n = ptpu_link_req_status(d->frame, ++d->seq);
-    if (!req_ok(d, n, PTPU_PKT_STATUS, &f, RSP_CYCLES))
-        return false;
-    return ptpu_link_parse_status(&f, st) == 0;
-}
-
-static bool wait_end(sdev_t *d, uint32_t timeout, struct ptpu_link_status *st, uint64_t cycles)
-{
-    struct ptpu_link_frame f;
-    size_t n = ptpu_link_req_wait(d->frame, ++d->seq, timeout);
-    if (!req_ok(d, n, PTPU_PKT_WAIT, &f, cycles))
-        return false;
-    return ptpu_link_parse_status(&f, st) == 0;
-}
-
-static bool mem_write(sdev_t *d, uint32_t addr, const uint8_t *p, size_t len)
-{
-    size_t max = d->info.max_payload - 4;
-    while (len) {
-        size_t k = len < max ? len : max;
-        struct ptpu_link_frame f;
-        size_t n = ptpu_link_req_mem_write(d->frame, ++d->seq, addr, p, k);
-        if (!req_ok(d, n, PTPU_PKT_MEM_WRITE, &f, RSP_CYCLES))
-            return false;
-        addr += (uint32_t)k;
-        p += k;
-        len -= k;
-    }
-    return true;
-}
-
-static bool mem_read(sdev_t *d, uint32_t addr, uint8_t *p, size_t len)
-{
-    size_t max = d->info.max_payload;
-    while (len) {
-        size_t k = len < max ? len : max;
-        struct ptpu_link_frame f;
-        size_t n = ptpu_link_req_mem_read(d->frame, ++d->seq, addr, (uint32_t)k);
-        if (!req_ok(d, n, PTPU_PKT_MEM_READ, &f, RSP_CYCLES))
-            return false;
-        if (f.len != k) {
-            fail("MEM_READ of %zu bytes returned %u", k, f.len);
-            return false;
-        }
-        memcpy(p, f.payload, k);
-        addr += (uint32_t)k;
-        p += k;
-        len -= k;
-    }
-    return true;
+    CHECK(lc_info(&d->lc, &info) && info.magic == PTPU_ID_MAGIC, "no INFO after %s", after);
 }
 
 static int run(sdev_t *d, uint32_t addr, uint32_t ninsn, uint32_t timeout, const struct ptpu_window *w,
@@ -236,15 +147,15 @@ static int run(sdev_t *d, uint32_t addr, uint32_t ninsn, uint32_t timeout, const
     for (int i = 0; i < nw; i++)
         lw[i] = (struct ptpu_link_window){ w[i].base, w[i].limit, w[i].perm };
     struct ptpu_link_frame f;
-    size_t n = ptpu_link_req_run(d->frame, ++d->seq, addr, ninsn, timeout, lw, nw);
-    return transact(d, n, PTPU_PKT_RUN, &f, status, detail, RSP_CYCLES);
+    size_t n = ptpu_link_req_run(d->lc.frame, ++d->lc.seq, addr, ninsn, timeout, lw, nw);
+    return lc_transact(&d->lc, n, PTPU_PKT_RUN, &f, status, detail, RSP_CYCLES);
 }
 
 static bool counters(sdev_t *d, struct ptpu_link_counters *c)
 {
     struct ptpu_link_frame f;
-    size_t n = ptpu_link_req_counters(d->frame, ++d->seq);
-    if (!req_ok(d, n, PTPU_PKT_COUNTERS, &f, RSP_CYCLES))
+    size_t n = ptpu_link_req_counters(d->lc.frame, ++d->lc.seq);
+    if (!lc_req_ok(&d->lc, n, PTPU_PKT_COUNTERS, &f, RSP_CYCLES))
         return false;
     if (ptpu_link_parse_counters(&f, c)) {
         fail("COUNTERS payload of %u bytes", f.len);
@@ -262,8 +173,9 @@ static int dev_open(sdev_t *d)
         return -1;
     }
     ptpu_link_dec_init(&d->dec, 65535);
-    d->seq = (uint8_t)rnd();
-    if (!get_info(d, &d->info)) {
+    d->lc = (struct linkcli){ .ctx = d, .send = lc_send, .recv = lc_recv, .fail = lc_fail,
+                              .rsp_cycles = RSP_CYCLES, .seq = (uint8_t)rnd() };
+    if (!lc_info(&d->lc, &d->lc.info)) {
         printf("FAIL soc-%s/boot: no INFO response (%s)\n", g_info->config, g_first);
         return -1;
     }
@@ -282,7 +194,7 @@ static void test_info(sdev_t *d)
 {
     begin();
     struct ptpu_link_info in;
-    if (get_info(d, &in)) {
+    if (lc_info(&d->lc, &in)) {
         CHECK(in.magic == PTPU_ID_MAGIC, "magic 0x%08x", in.magic);
         CHECK(in.protocol_version == PTPU_PROTOCOL_VERSION, "protocol %u", in.protocol_version);
         CHECK(in.rtl_version == PTPU_RTL_VERSION, "rtl version 0x%x", in.rtl_version);
@@ -297,7 +209,7 @@ static void test_info(sdev_t *d)
         CHECK(strcmp(in.config_name, g_info->config) == 0, "config name '%s'", in.config_name);
     }
     struct ptpu_link_status st;
-    CHECK(get_status(d, &st) && st.state == PTPU_STATE_IDLE, "STATUS after boot: state %u", st.state);
+    CHECK(lc_status(&d->lc, &st) && st.state == PTPU_STATE_IDLE, "STATUS after boot: state %u", st.state);
     end("info", "N=%u mem=%u KB windows=%u max_payload=%u name=%s", in.n, in.mem_kb, in.num_windows,
         in.max_payload, in.config_name);
 }
@@ -312,7 +224,7 @@ static void test_mem(sdev_t *d, int ops)
     /* A clean span: zero it through the backdoor. */
     ptpu_sim_mem_write(d->s, base, shadow, span);
     for (int i = 0; i < ops && !g_errors; i++) {
-        uint32_t max = d->info.max_payload - 4;
+        uint32_t max = d->lc.info.max_payload - 4;
         uint32_t len = rnd() % 4 ? rr(1, 96) : rr(1, max);
         uint32_t off = rnd() % 3 ? rr(0, 4096) : rr(0, span - len);
         int kind = (int)(rnd() % 4);
@@ -320,13 +232,13 @@ static void test_mem(sdev_t *d, int ops)
             for (uint32_t k = 0; k < len; k++)
                 buf[k] = (uint8_t)rnd();
             if (kind == 0)
-                mem_write(d, base + off, buf, len);
+                lc_mem_write(&d->lc, base + off, buf, len);
             else
                 ptpu_sim_mem_write(d->s, base + off, buf, len);
             memcpy(shadow + off, buf, len);
         } else {                   /* read: link or backdoor */
             if (kind == 2)
-                mem_read(d, base + off, buf, len);
+                lc_mem_read(&d->lc, base + off, buf, len);
             else
                 ptpu_sim_mem_read(d->s, base + off, buf, len);
             for (uint32_t k = 0; k < len; k++)
@@ -374,7 +286,7 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
         for (int r = 0; r < p.ninit; r++) {
             ptpu_ref_mem_write(ref, p.init[r].addr, p.init_data[r], p.init[r].len);
             if (via_link && p.init[r].len <= 16384)
-                mem_write(d, p.init[r].addr, p.init_data[r], p.init[r].len);
+                lc_mem_write(&d->lc, p.init[r].addr, p.init_data[r], p.init[r].len);
             else
                 ptpu_sim_mem_write(d->s, p.init[r].addr, p.init_data[r], p.init[r].len);
         }
@@ -388,7 +300,7 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
         struct ptpu_link_status s = { 0 };
         if (c != PTPU_LINK_RESP_OK) {
             fail("prog %d (seed %" PRIu64 "): RUN rejected: class %d status %u detail 0x%x", i, ps, c, st, det);
-        } else if (wait_end(d, 0, &s, 50000000)) {
+        } else if (lc_wait(&d->lc, 0, &s, 50000000)) {
             cycles += s.cycles;
             insns += p.prog_len;
             CHECK((int)s.state == res.state && (int)s.fault == res.fault,
@@ -409,7 +321,7 @@ static void test_progs(sdev_t *d, int nprogs, uint64_t seed)
                 uint8_t *a = malloc(len), *b = malloc(len);
                 ptpu_ref_mem_read(ref, p.out[r].addr, a, len);
                 if (r == 0 && len <= 8192 && i % 2)
-                    mem_read(d, p.out[r].addr, b, len);
+                    lc_mem_read(&d->lc, p.out[r].addr, b, len);
                 else
                     ptpu_sim_mem_read(d->s, p.out[r].addr, b, len);
                 for (uint32_t k = 0; k < len; k++)
@@ -493,13 +405,13 @@ static void test_run_ctl(sdev_t *d)
 
     /* The program alone, to know its length. */
     CHECK(run(d, prog, n, 0, &all, 1, &st, &det) == PTPU_LINK_RESP_OK, "RUN of the long program");
-    CHECK(wait_end(d, 0, &s, 20000000) && s.state == PTPU_STATE_DONE, "long program: state %u fault %u",
+    CHECK(lc_wait(&d->lc, 0, &s, 20000000) && s.state == PTPU_STATE_DONE, "long program: state %u fault %u",
           s.state, s.fault);
     uint64_t len = s.cycles;
 
     /* Watchdog: a time-out of a quarter of its length. */
     CHECK(run(d, prog, n, (uint32_t)(len / 4), &all, 1, &st, &det) == PTPU_LINK_RESP_OK, "RUN with time-out");
-    CHECK(wait_end(d, 0, &s, 20000000) && s.state == PTPU_STATE_FAULT && s.fault == PTPU_FAULT_TIMEOUT,
+    CHECK(lc_wait(&d->lc, 0, &s, 20000000) && s.state == PTPU_STATE_FAULT && s.fault == PTPU_FAULT_TIMEOUT,
           "watchdog: state %u fault %u after %" PRIu64 " cycles (time-out %" PRIu64 ")", s.state, s.fault,
           s.cycles, len / 4);
     CHECK(s.cycles < len, "watchdog: program ran %" PRIu64 " of %" PRIu64 " cycles", s.cycles, len);
@@ -507,31 +419,31 @@ static void test_run_ctl(sdev_t *d)
 
     /* WAIT with a time-out shorter than the program: answered while it still runs. */
     CHECK(run(d, prog, n, 0, &all, 1, &st, &det) == PTPU_LINK_RESP_OK, "RUN");
-    CHECK(wait_end(d, 2000, &s, RSP_CYCLES) && s.state == PTPU_STATE_RUNNING, "WAIT time-out: state %u",
+    CHECK(lc_wait(&d->lc, 2000, &s, RSP_CYCLES) && s.state == PTPU_STATE_RUNNING, "WAIT time-out: state %u",
           s.state);
     /* RUN while busy. */
-    size_t fl = ptpu_link_req_run(d->frame, ++d->seq, prog, n, 0,
+    size_t fl = ptpu_link_req_run(d->lc.frame, ++d->lc.seq, prog, n, 0,
                                   &(struct ptpu_link_window){ all.base, all.limit, all.perm }, 1);
     req_err(d, fl, PTPU_PKT_RUN, PTPU_STATUS_BUSY, ~0u, "RUN while busy");
     /* RESET during the run (the link takes one request at a time, so no WAIT is pending):
      * the program is aborted, STATUS is IDLE, and the next program runs normally. */
     struct ptpu_link_frame f;
     ptpu_sim_step(d->s, 3000);
-    CHECK(get_status(d, &s) && s.state == PTPU_STATE_RUNNING, "before RESET: state %u", s.state);
-    size_t rl = ptpu_link_req_reset(d->frame, ++d->seq);
-    CHECK(req_ok(d, rl, PTPU_PKT_RESET, &f, RSP_CYCLES) && f.len == 0, "RESET response");
-    CHECK(get_status(d, &s) && s.state == PTPU_STATE_IDLE && s.fault == 0, "after RESET: state %u fault %u",
+    CHECK(lc_status(&d->lc, &s) && s.state == PTPU_STATE_RUNNING, "before RESET: state %u", s.state);
+    size_t rl = ptpu_link_req_reset(d->lc.frame, ++d->lc.seq);
+    CHECK(lc_req_ok(&d->lc, rl, PTPU_PKT_RESET, &f, RSP_CYCLES) && f.len == 0, "RESET response");
+    CHECK(lc_status(&d->lc, &s) && s.state == PTPU_STATE_IDLE && s.fault == 0, "after RESET: state %u fault %u",
           s.state, s.fault);
-    CHECK(wait_end(d, 0, &s, RSP_CYCLES) && s.state == PTPU_STATE_IDLE, "WAIT after RESET: state %u", s.state);
+    CHECK(lc_wait(&d->lc, 0, &s, RSP_CYCLES) && s.state == PTPU_STATE_IDLE, "WAIT after RESET: state %u", s.state);
     alive(d, "RESET during a run");
 
     /* A resent RUN (same SEQ) gets the first response and does not start a second run. */
-    fl = ptpu_link_req_run(d->frame, ++d->seq, prog, n, 0,
+    fl = ptpu_link_req_run(d->lc.frame, ++d->lc.seq, prog, n, 0,
                            &(struct ptpu_link_window){ all.base, all.limit, all.perm }, 1);
-    CHECK(transact(d, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK, "RUN");
-    CHECK(transact(d, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK,
+    CHECK(lc_transact(&d->lc, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK, "RUN");
+    CHECK(lc_transact(&d->lc, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK,
           "resent RUN: status %u (BUSY would mean a second start)", st);
-    CHECK(wait_end(d, 0, &s, 20000000) && s.state == PTPU_STATE_DONE, "after resent RUN: state %u", s.state);
+    CHECK(lc_wait(&d->lc, 0, &s, 20000000) && s.state == PTPU_STATE_DONE, "after resent RUN: state %u", s.state);
     alive(d, "resent RUN");
     end("run_ctl", "long program %" PRIu64 " cycles", len);
 }
@@ -540,13 +452,13 @@ static void test_run_ctl(sdev_t *d)
 static void test_errors(sdev_t *d)
 {
     begin();
-    uint8_t *fr = d->frame;
+    uint8_t *fr = d->lc.frame;
     struct ptpu_link_frame f;
     uint32_t st, det;
     uint32_t mem = g_info->mem_kb * 1024u;
 
     /* Bad CRC: NAK CRC. */
-    size_t n = ptpu_link_req_info(fr, ++d->seq);
+    size_t n = ptpu_link_req_info(fr, ++d->lc.seq);
     fr[n - 1] ^= 0x40;
     send_raw(d, fr, n);
     int ev = recv_frame(d, &f, RSP_CYCLES);
@@ -554,7 +466,7 @@ static void test_errors(sdev_t *d)
           "bad CRC: event %d type 0x%02x", ev, f.type);
     alive(d, "bad CRC");
     /* LEN larger than the device takes: NAK LENGTH. */
-    uint8_t big[6] = { PTPU_LINK_SYNC, PTPU_PKT_MEM_WRITE, 0, ++d->seq, 0xff, 0xff };
+    uint8_t big[6] = { PTPU_LINK_SYNC, PTPU_PKT_MEM_WRITE, 0, ++d->lc.seq, 0xff, 0xff };
     send_raw(d, big, sizeof big);
     ev = recv_frame(d, &f, RSP_CYCLES);
     CHECK(ev == PTPU_LINK_DEC_FRAME && f.type == PTPU_PKT_NAK && f.len >= 1 && f.payload[0] == PTPU_NAK_LENGTH,
@@ -570,24 +482,24 @@ static void test_errors(sdev_t *d)
     send_raw(d, junk, sizeof junk);
     alive(d, "garbage bytes");
     /* Unknown type (firmware), bad lengths (firmware and link). */
-    n = ptpu_link_encode(fr, 0x55, 0, ++d->seq, NULL, 0);
+    n = ptpu_link_encode(fr, 0x55, 0, ++d->lc.seq, NULL, 0);
     req_err(d, n, 0x55, PTPU_STATUS_BAD_TYPE, ~0u, "unknown type");
     alive(d, "unknown type");
     uint32_t four = 0;
-    n = ptpu_link_encode(fr, PTPU_PKT_STATUS, 0, ++d->seq, &four, 4);
+    n = ptpu_link_encode(fr, PTPU_PKT_STATUS, 0, ++d->lc.seq, &four, 4);
     req_err(d, n, PTPU_PKT_STATUS, PTPU_STATUS_BAD_LENGTH, ~0u, "STATUS with a payload");
-    n = ptpu_link_encode(fr, PTPU_PKT_WAIT, 0, ++d->seq, NULL, 0);
+    n = ptpu_link_encode(fr, PTPU_PKT_WAIT, 0, ++d->lc.seq, NULL, 0);
     req_err(d, n, PTPU_PKT_WAIT, PTPU_STATUS_BAD_LENGTH, ~0u, "WAIT without time-out");
-    n = ptpu_link_encode(fr, PTPU_PKT_RUN, 0, ++d->seq, &four, 3);
+    n = ptpu_link_encode(fr, PTPU_PKT_RUN, 0, ++d->lc.seq, &four, 3);
     req_err(d, n, PTPU_PKT_RUN, PTPU_STATUS_BAD_LENGTH, ~0u, "RUN of 3 bytes");
-    n = ptpu_link_encode(fr, PTPU_PKT_MEM_READ, 0, ++d->seq, &four, 3);
+    n = ptpu_link_encode(fr, PTPU_PKT_MEM_READ, 0, ++d->lc.seq, &four, 3);
     req_err(d, n, PTPU_PKT_MEM_READ, PTPU_STATUS_BAD_LENGTH, ~0u, "MEM_READ of 3 bytes");
     alive(d, "bad lengths");
     /* Out-of-range memory access. */
-    n = ptpu_link_req_mem_read(fr, ++d->seq, mem - 16, 32);
+    n = ptpu_link_req_mem_read(fr, ++d->lc.seq, mem - 16, 32);
     req_err(d, n, PTPU_PKT_MEM_READ, PTPU_STATUS_BAD_ADDRESS, ~0u, "MEM_READ past memory");
     uint8_t data[64] = { 0 };
-    n = ptpu_link_req_mem_write(fr, ++d->seq, mem - 8, data, 64);
+    n = ptpu_link_req_mem_write(fr, ++d->lc.seq, mem - 8, data, 64);
     req_err(d, n, PTPU_PKT_MEM_WRITE, PTPU_STATUS_BAD_ADDRESS, ~0u, "MEM_WRITE past memory");
     alive(d, "out-of-range addresses");
     /* RUN rejections (docs/firmware.md). */
@@ -604,22 +516,22 @@ static void test_errors(sdev_t *d)
         { 0x1000, 4, w_all, 0, 6, "no window" },
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        n = ptpu_link_req_run(fr, ++d->seq, bad[k].addr, bad[k].len, 0, &bad[k].w, bad[k].nw);
+        n = ptpu_link_req_run(fr, ++d->lc.seq, bad[k].addr, bad[k].len, 0, &bad[k].w, bad[k].nw);
         req_err(d, n, PTPU_PKT_RUN, PTPU_STATUS_BAD_PROGRAM, bad[k].detail, bad[k].what);
     }
     struct ptpu_link_window many[17];
     for (int k = 0; k < 17; k++)
         many[k] = w_all;
-    n = ptpu_link_req_run(fr, ++d->seq, 0x1000, 4, 0, many, (int)d->info.num_windows + 1);
+    n = ptpu_link_req_run(fr, ++d->lc.seq, 0x1000, 4, 0, many, (int)d->lc.info.num_windows + 1);
     req_err(d, n, PTPU_PKT_RUN, PTPU_STATUS_BAD_PROGRAM, 6, "more windows than the device has");
     struct ptpu_link_status s;
-    CHECK(get_status(d, &s) && s.state != PTPU_STATE_RUNNING, "a rejected RUN started: state %u", s.state);
+    CHECK(lc_status(&d->lc, &s) && s.state != PTPU_STATE_RUNNING, "a rejected RUN started: state %u", s.state);
     alive(d, "rejected RUNs");
     /* A bad program (static fault) is a FAULT, not a rejection. */
     uint32_t insn[8] = { 0 };
     ptpu_sim_mem_write(d->s, 0x3000, insn, 32);     /* opcode 0 */
     CHECK(run(d, 0x3000, 1, 0, (struct ptpu_window *)&w_all, 1, &st, &det) == PTPU_LINK_RESP_OK, "RUN");
-    CHECK(wait_end(d, 0, &s, RSP_CYCLES) && s.state == PTPU_STATE_FAULT && s.fault == PTPU_FAULT_BAD_OPCODE &&
+    CHECK(lc_wait(&d->lc, 0, &s, RSP_CYCLES) && s.state == PTPU_STATE_FAULT && s.fault == PTPU_FAULT_BAD_OPCODE &&
               s.fault_pc == 0,
           "opcode 0: state %u fault %u pc %u", s.state, s.fault, s.fault_pc);
     alive(d, "bad program");
@@ -661,7 +573,7 @@ static int bench(sdev_t *d, uint64_t budget, uint64_t seed)
         uint32_t st, det;
         struct ptpu_link_status s;
         if (run(d, p.prog_addr, p.prog_len, 0, p.win, p.nwin, &st, &det) == PTPU_LINK_RESP_OK &&
-            wait_end(d, 0, &s, 50000000))
+            lc_wait(&d->lc, 0, &s, 50000000))
             busy += s.cycles;
         progen_free(&p);
     }

@@ -97,9 +97,9 @@ $(eval $(call lint_config,soc_icebreaker,tpu_soc,$(SOC_SRCS),$(SOC_CFG_icebreake
 $(eval $(call lint_config,soc_ulx3s,tpu_soc,$(SOC_SRCS),$(SOC_CFG_ulx3s) LinkPhy=1 ClkHz=50000000 Baud=3000000))
 
 # End-to-end tests: tb_soc_<config> (tests/soc/tb_soc.c) with the link codec, progen and ref.
-SOC_TB_SRCS := tests/soc/tb_soc.c tests/soc/progen.c host/src/ptpu_link.c host/src/ref/ptpu_ref.c \
+SOC_TB_SRCS := tests/soc/tb_soc.c tests/soc/linkcli.c tests/soc/progen.c host/src/ptpu_link.c host/src/ref/ptpu_ref.c \
                host/src/ptpu_dmafn.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
-SOC_TB_HDRS := tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
+SOC_TB_HDRS := tests/soc/progen.h tests/soc/linkcli.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
                host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h sim/include/picotpu_sim.h
 SOC_TB_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isim/include -Ihost/include -Ihost/src \
                  -Ihost/src/ref -Itests/soc
