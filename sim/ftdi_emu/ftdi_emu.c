@@ -59,7 +59,7 @@ struct chan {
     uint32_t baud;
     unsigned fmt, flow, bitmode, latency_ms, modem;
     uint8_t *tx, *rx;                       /* host -> line, line -> host */
-    size_t ntx, nrx, cap;
+    size_t txh, ntx, nrx, cap;              /* tx holds tx[txh..ntx) */
     uint64_t last_pkt;                      /* time of the last IN packet */
     unsigned line_err;                      /* OE PE FE BI bits of the line status */
 };
@@ -253,10 +253,8 @@ static void advance(struct board *b, uint64_t n)
         uint64_t k = n < STEP ? n : STEP;
         if (b->sim) {
             /* keep the UART's queue short, so that a purge drops what is still buffered */
-            while (c->ntx && may_send(c) && S.pending(b->sim) < 2) {
-                S.send(b->sim, c->tx, 1);
-                memmove(c->tx, c->tx + 1, --c->ntx);
-            }
+            while (c->txh < c->ntx && may_send(c) && S.pending(b->sim) < 2)
+                S.send(b->sim, c->tx + c->txh++, 1);
             int rc = S.step(b->sim, k);
             if (rc) {
                 fprintf(stderr, "ftdi_emu: the simulated SoC stopped: %s\n", S.strerror(rc));
@@ -264,12 +262,11 @@ static void advance(struct board *b, uint64_t n)
                 b->sim = NULL;
                 b->sim_dead = true;
             }
-        } else if (c->ntx && may_send(c)) {
+        } else if (c->txh < c->ntx && may_send(c)) {
             /* nothing on the other end: bytes leave at the baud and are lost */
             uint64_t bytes = k * c->baud / 10 / clk_hz + 1;
-            size_t m = bytes < c->ntx ? (size_t)bytes : c->ntx;
-            memmove(c->tx, c->tx + m, c->ntx - m);
-            c->ntx -= m;
+            size_t q = c->ntx - c->txh;
+            c->txh += bytes < q ? (size_t)bytes : q;
         }
         b->t += k;
         n -= k;
@@ -303,8 +300,8 @@ static uint64_t ms_cycles(unsigned ms) { return (uint64_t)ms * (clk_hz / 1000); 
 static void status(struct board *b, struct chan *c, uint8_t *s)
 {
     s[0] = 0x01 | (cts ? 0x30 : 0);
-    s[1] = (uint8_t)(c->line_err | (c->nrx ? 0x01 : 0) | (c->ntx ? 0 : 0x20) |
-                     (c->ntx == 0 && !(b->sim && S.pending(b->sim)) ? 0x40 : 0));
+    s[1] = (uint8_t)(c->line_err | (c->nrx ? 0x01 : 0) | (c->ntx > c->txh ? 0 : 0x20) |
+                     (c->ntx == c->txh && !(b->sim && S.pending(b->sim)) ? 0x40 : 0));
 }
 
 /* The baud rate of a divisor (FTDI AN232B-05, AN_120): a 14-bit integer part, a 3-bit
@@ -324,7 +321,7 @@ static uint32_t decode_baud(int chip, uint16_t value, uint16_t index)
     return (uint32_t)((base * 8 + div8 / 2) / div8);
 }
 
-static void purge_tx(struct chan *c) { c->ntx = 0; }
+static void purge_tx(struct chan *c) { c->txh = c->ntx = 0; }
 static void purge_rx(struct chan *c)
 {
     c->nrx = 0;
@@ -439,14 +436,19 @@ static int bulk_out(struct board *b, struct chan *c, const uint8_t *data, int le
     uint64_t t0 = b->t;
     bool wired = c == &b->ch[b->uart_if];
     for (int i = 0; i < len; i++) {
-        while (c->ntx >= c->cap) {      /* the chip NAKs until its buffer has room */
+        while (c->ntx - c->txh >= c->cap) {   /* the chip NAKs until its buffer has room */
             if (!wired) {
-                c->ntx = 0;
+                c->txh = c->ntx = 0;
                 break;
             }
             advance(b, STEP);
             if (timeout && b->t - t0 >= ms_cycles(timeout))
                 return LIBUSB_ERROR_TIMEOUT;
+        }
+        if (c->ntx == c->cap) {         /* sent bytes leave the front, once per buffer */
+            memmove(c->tx, c->tx + c->txh, c->ntx - c->txh);
+            c->ntx -= c->txh;
+            c->txh = 0;
         }
         c->tx[c->ntx++] = data[i];
         ++*done;
@@ -457,7 +459,7 @@ static int bulk_out(struct board *b, struct chan *c, const uint8_t *data, int le
         }
     }
     if (!wired)
-        c->ntx = 0;
+        c->txh = c->ntx = 0;
     return 0;
 }
 
