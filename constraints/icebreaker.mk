@@ -12,6 +12,8 @@ BOARD_icebreaker_MHZ := 24
 BOARD_icebreaker_FW_RAM_KB := 8
 BOARD_icebreaker_TOP_PARAMS := ClkHz=24000000 Baud=3000000 PllDivr=0 PllDivf=63 PllDivq=5 \
                                FwRamKb=$(BOARD_icebreaker_FW_RAM_KB)
+# The SPRAM backend on the four SB_SPRAM256KA, the 4x4 array's products two per SB_MAC16.
+BOARD_icebreaker_DEFINES := -DTPU_ICE40
 BOARD_icebreaker_CONSTRAINTS := constraints/icebreaker.pcf
 BOARD_icebreaker_NEXTPNR = $(NEXTPNR_ICE40)
 BOARD_icebreaker_PNR_ARGS := --up5k --package sg48 --pcf icebreaker.pcf --asc icebreaker.asc

@@ -20,6 +20,8 @@
 #   BOARD_b_CONFIG      named SoC configuration: SOC_CFG_<config> (mk/configs.mk) are set
 #                       on the top, which passes them to tpu_soc
 #   BOARD_b_TOP_PARAMS  the board's own parameters of the top: clock (ClkHz, PLL), Baud, FwRamKb
+#   BOARD_b_DEFINES     Verilog defines of the build (and of its lint): -DTPU_ICE40 selects the
+#                       iCE40 primitives inside the SoC (SB_SPRAM256KA, SB_MAC16 in 8x8 mode)
 #   BOARD_b_MHZ         the stated system clock: nextpnr's --freq and the timing check
 #   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
@@ -60,7 +62,7 @@ $(BOARD_DIR)/$(1)/$(1).json: $(SOC_SRCS) $(BOARD_$(1)_SRCS) $(BOARD_DIR)/$(1)/fw
                              mk/board.mk constraints/$(1).mk
 	@mkdir -p $$(@D)
 	@echo "  SYNTH $(1): $(BOARD_$(1)_CONFIG) $(BOARD_$(1)_TOP_PARAMS)"
-	@{ echo "read_verilog -sv -DSYNTHESIS $(SOC_SRCS) $(BOARD_$(1)_SRCS)"; \
+	@{ echo "read_verilog -sv -DSYNTHESIS $(BOARD_$(1)_DEFINES) $(SOC_SRCS) $(BOARD_$(1)_SRCS)"; \
 	   echo "chparam $(call board_chparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) -set FwInit \"$(abspath $(BOARD_DIR)/$(1)/fw.hex)\" $(BOARD_$(1)_TOP)"; \
 	   echo "$$(BOARD_$(1)_SYNTH) -top $(BOARD_$(1)_TOP) -json $$@.tmp"; \
 	   echo "tee -q -o $$(@D)/stat.json stat -json"; } > $$(@D)/synth.ys
@@ -101,10 +103,10 @@ build/lint/board-$(1).ok: $(SOC_SRCS) $(BOARD_$(1)_SRCS) mk/configs.mk constrain
 	@mkdir -p $$(@D)
 	@echo "  LINT board-$(1)"
 	@$(VERILATOR) $(LINT_VFLAGS) tests/boards/cells.vlt --top-module $(BOARD_$(1)_TOP) \
-	  -DNO_ICE40_DEFAULT_ASSIGNMENTS $(call lint_gparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) \
+	  -DNO_ICE40_DEFAULT_ASSIGNMENTS $(BOARD_$(1)_DEFINES) $(call lint_gparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) \
 	  $(BOARD_VCELLS_$(BOARD_$(1)_FAMILY)) $(SOC_SRCS) $(BOARD_$(1)_SRCS)
 	@$(YOSYS) -q -l $$(@D)/board-$(1).yosys.log -p 'read_verilog -lib $(BOARD_YCELLS_$(BOARD_$(1)_FAMILY)); \
-	  read_verilog -defer -sv -DSYNTHESIS $(SOC_SRCS) $(BOARD_$(1)_SRCS); hierarchy -check -top $(BOARD_$(1)_TOP) \
+	  read_verilog -defer -sv -DSYNTHESIS $(BOARD_$(1)_DEFINES) $(SOC_SRCS) $(BOARD_$(1)_SRCS); hierarchy -check -top $(BOARD_$(1)_TOP) \
 	  $(call lint_chparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)); proc; check -assert' >/dev/null
 	@touch $$@
 endef

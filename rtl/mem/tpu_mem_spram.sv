@@ -4,13 +4,23 @@
 // DataWidth/64 words.
 `default_nettype none
 
-// The RAM is written so that Yosys maps it onto SB_SPRAM256KA (synth_ice40 -spram): one
-// 64-bit word per cycle, byte write enables, registered read data.  A request takes one
-// cycle to accept, DataWidth/64 cycles of RAM access, and a read one more to answer.
+// The RAM: one 64-bit word per cycle, byte write enables, registered read data.  A request
+// takes one cycle to accept, DataWidth/64 cycles of RAM access, and a read one more to
+// answer.  With Ice40Spram = 1 the RAM is four hand-instantiated SB_SPRAM256KA side by side
+// (16K x 16 each, the whole 128 KB of the UP5K), which Yosys does not infer from the
+// behavioural RAM (it built 128 KB from 302 block RAMs instead); with 0, the behavioural
+// RAM (simulation, other FPGAs).  Board builds for the iCE40 define TPU_ICE40 (mk/board.mk),
+// which makes 1 the default; nothing else needs to pass the parameter down.
 module tpu_mem_spram #(
   parameter int TagWidth  = 8,    // request tag bits, returned with read data
   parameter int AddrW     = 12,   // beat address bits: the RAM holds 2^AddrW x DataWidth bits
   parameter int DataWidth = 256,  // request data bits: 64, 128 or 256
+  // 1: SB_SPRAM256KA primitives (at most 16K words of 64 bits); 0: behavioural RAM
+`ifdef TPU_ICE40
+  parameter int Ice40Spram = 1,
+`else
+  parameter int Ice40Spram = 0,
+`endif
   localparam int StrbWidth = DataWidth / 8,
   localparam int NumCnt    = tpu_mem_pkg::NumCnt,
   localparam int CntWidth  = tpu_mem_pkg::CntWidth
@@ -49,7 +59,6 @@ module tpu_mem_spram #(
   logic [TagWidth-1:0] tag_q, tag_d;
   logic [DataWidth-1:0] wdata_q;
   logic [StrbWidth-1:0] wstrb_q;
-  logic [63:0] mem_m [Words];
   logic [63:0] rword_q;
   logic [KW-1:0] widx, ridx;
   logic [RamAW-1:0] waddr;
@@ -121,20 +130,42 @@ module tpu_mem_spram #(
     end
   end
 
-  // The RAM: one 64-bit word per cycle, byte write enables, registered read.
+  // The RAM: one 64-bit word per cycle, byte write enables, registered read.  rword_q is
+  // used only in the steps after a read (a write leaves it undefined in the primitive).
   logic [63:0] ram_wdata;
   logic [7:0] ram_wstrb;
   assign ram_wdata = wdata_q[64*widx +: 64];
   assign ram_wstrb = wstrb_q[8*widx +: 8];
-  always_ff @(posedge clk_i) begin
-    if (acc && wr_q) begin
-      for (int b = 0; b < 8; b++) begin
-        if (ram_wstrb[b]) mem_m[waddr][8*b +: 8] <= ram_wdata[8*b +: 8];
+  if (Ice40Spram != 0) begin : g_spram
+    // SPRAM i holds bits 16i+15:16i of every word; its write mask is per nibble.
+    logic [13:0] ram_addr;
+    assign ram_addr = 14'(waddr);
+    for (genvar i = 0; i < 4; i++) begin : g_bank
+      SB_SPRAM256KA u_spram (
+        .ADDRESS    (ram_addr),
+        .DATAIN     (ram_wdata[16*i +: 16]),
+        .MASKWREN   ({{2{ram_wstrb[2*i+1]}}, {2{ram_wstrb[2*i]}}}),
+        .WREN       (wr_q),
+        .CHIPSELECT (acc),
+        .CLOCK      (clk_i),
+        .STANDBY    (1'b0),
+        .SLEEP      (1'b0),
+        .POWEROFF   (1'b1),
+        .DATAOUT    (rword_q[16*i +: 16])
+      );
+    end
+  end else begin : g_behav
+    logic [63:0] mem_m [Words];
+    always_ff @(posedge clk_i) begin
+      if (acc && wr_q) begin
+        for (int b = 0; b < 8; b++) begin
+          if (ram_wstrb[b]) mem_m[waddr][8*b +: 8] <= ram_wdata[8*b +: 8];
+        end
       end
     end
-  end
-  always_ff @(posedge clk_i) begin
-    if (acc && !wr_q) rword_q <= mem_m[waddr];
+    always_ff @(posedge clk_i) begin
+      if (acc && !wr_q) rword_q <= mem_m[waddr];
+    end
   end
 
   // Read words arrive one cycle after their step; words 0..K-2 are kept in rdata_q.
@@ -158,6 +189,8 @@ module tpu_mem_spram #(
     if (AddrW < 1 || AddrW > 20) $fatal(1, "tpu_mem_spram: AddrW %0d outside 1..20", AddrW);
     if (K < 1 || K > 4 || K * 64 != DataWidth || (K & (K - 1)) != 0)
       $fatal(1, "tpu_mem_spram: DataWidth %0d must be 64, 128 or 256", DataWidth);
+    if (Ice40Spram != 0 && Words > 16384)
+      $fatal(1, "tpu_mem_spram: %0d words do not fit the four SB_SPRAM256KA (16384)", Words);
   end
 `endif
 endmodule

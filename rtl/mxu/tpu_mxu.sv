@@ -15,6 +15,13 @@ module tpu_mxu #(
   // 1: the ACC read port is a separate memory read that never waits for result
   // rows (tpu_acc ReadPort); 0: it shares the accumulate read.
   parameter int unsigned AccReadPort = 0,
+  // 1: int8-only exact-width arrays multiply two PEs' products in one iCE40 SB_MAC16
+  // (tpu_mxu_row); the default is 1 where TPU_ICE40 is defined (iCE40 board builds).
+`ifdef TPU_ICE40
+  parameter int unsigned Ice40Mac16 = 1,
+`else
+  parameter int unsigned Ice40Mac16 = 0,
+`endif
   // Bits per element on the weight and activation streams.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   // Activation lane width inside the array (int8 minus zero point needs 9 bits).
@@ -162,7 +169,8 @@ module tpu_mxu #(
   tpu_mxu_array #(
     .N          (N),
     .EnableBf16 (EnableBf16),
-    .WideLanes  (WideLanes)
+    .WideLanes  (WideLanes),
+    .Ice40Mac16 (Ice40Mac16)
   ) u_array (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

@@ -15,6 +15,13 @@ module tpu_mxu_array #(
   // sign-extended, so that the simulator multiplies whole words; 0: lanes are
   // exactly as wide as the data (9/8 bits, 16 with bf16), the smallest logic.
   parameter int unsigned WideLanes = 0,
+  // 1: int8-only exact-width arrays multiply two PEs' products in one iCE40 SB_MAC16
+  // (tpu_mxu_row); the default is 1 where TPU_ICE40 is defined (iCE40 board builds).
+`ifdef TPU_ICE40
+  parameter int unsigned Ice40Mac16 = 1,
+`else
+  parameter int unsigned Ice40Mac16 = 0,
+`endif
   // Width of one weight on the weight stream and in the shadow registers.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   // Width of an activation lane: int8 minus the zero point needs 9 bits.
@@ -85,7 +92,8 @@ module tpu_mxu_array #(
       .N          (N),
       .EnableBf16 (EnableBf16),
       .WideLanes  (WideLanes),
-      .Top        ((k == 0) ? 1 : 0)
+      .Top        ((k == 0) ? 1 : 0),
+      .Ice40Mac16 (Ice40Mac16)
     ) u_row (
       .clk_i    (clk_i),
       .a_i      (col0[k]),

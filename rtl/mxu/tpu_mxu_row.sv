@@ -12,9 +12,23 @@ module tpu_mxu_row #(
   parameter int unsigned WideLanes = 0,
   // 1: the top row of the array: no partial sums come from above.
   parameter int unsigned Top = 0,
+  // 1: on an int8-only exact-width row (EnableBf16 = 0, WideLanes = 0, N even) each pair of
+  // PEs multiplies in one hand-instantiated iCE40 SB_MAC16 in 8 x 8 mode (two products per
+  // DSP; Yosys's inference puts one product in each).  The default is 1 where TPU_ICE40 is
+  // defined (iCE40 board builds, mk/board.mk), 0 elsewhere.
+`ifdef TPU_ICE40
+  parameter int unsigned Ice40Mac16 = 1,
+`else
+  parameter int unsigned Ice40Mac16 = 0,
+`endif
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   localparam int unsigned AW = (WideLanes != 0) ? 32 : ((EnableBf16 != 0) ? 16 : 9),
-  localparam int unsigned VW = (WideLanes != 0) ? 32 : EW
+  localparam int unsigned VW = (WideLanes != 0) ? 32 : EW,
+  // Bits of a partial sum kept in the row: a 9 x 8-bit product lies in [-2^15, 2^15], a
+  // column of N of them in N times that, so int8-only exact-width rows keep 17 + log2(N)
+  // bits and sign-extend them on down_o; the others keep 32.
+  localparam int unsigned PW = (EnableBf16 == 0 && WideLanes == 0 && 17 + $clog2(N) < 32) ?
+                               17 + $clog2(N) : 32
 ) (
   input  logic             clk_i,
   // Activation and switch bit entering column 0 (already skewed).
@@ -33,7 +47,6 @@ module tpu_mxu_row #(
   logic [N*AW-1:0] a_q;
   logic [N-2:0]    s_q;            // the last column passes no switch bit on
   logic [N-1:0]    s_next;
-  logic [N*32-1:0] p_q;
   logic [N*VW-1:0] w_q;
   logic [N*EW-1:0] ws_q;
 
@@ -80,6 +93,7 @@ module tpu_mxu_row #(
   // sum and written as one vector.  int8: (x - zp) is 9 bits, the product 17,
   // a column of N products fits 32 bits with room to spare.
   if (EnableBf16 != 0) begin : g_bf16
+    logic [N*32-1:0] p_q;
     always_ff @(posedge clk_i) begin : mac
       logic [N*32-1:0] sum;
       if (bf16_i) begin
@@ -96,18 +110,67 @@ module tpu_mxu_row #(
       end
       p_q <= sum;
     end
+    assign down_o = p_q;
   end else begin : g_int8
-    always_ff @(posedge clk_i) begin : mac
-      logic [N*32-1:0] sum;
-      for (int n = 0; n < N; n++) begin
-        sum[n*32 +: 32] = int8_mul(a_q[n*AW +: AW], w_q[n*VW +: VW]);
-        if (Top == 0) sum[n*32 +: 32] = sum[n*32 +: 32] + up_i[n*32 +: 32];
+    // prod: the N products, each sign-extended to 32 bits.
+    logic [N*32-1:0] prod;
+    if (Ice40Mac16 != 0 && WideLanes == 0 && N % 2 == 0) begin : g_mac16
+      // SB_MAC16 in 8 x 8 mode multiplies A[15:8] x B[15:8] and A[7:0] x B[7:0]; with
+      // A unsigned and B signed each product is exact in 16 bits.  The activation is 9
+      // bits: a = a[7:0] - 256 a[8], so a x w = a[7:0] x w - 256 a[8] w, the correction
+      // added here in logic.  Nothing is registered inside the DSP.
+      for (genvar j = 0; j < N / 2; j++) begin : g_pair
+        logic [31:0] o;
+        logic        co, accumco, signextout, unused_mac;
+        assign unused_mac = ^{co, accumco, signextout};
+        SB_MAC16 #(
+          .MODE_8x8         (1'b1),
+          .A_SIGNED         (1'b0),
+          .B_SIGNED         (1'b1),
+          .TOPOUTPUT_SELECT (2'd2),   // the upper 8 x 8 product, not registered
+          .BOTOUTPUT_SELECT (2'd2)    // the lower one
+        ) u_mac (
+          .CLK (clk_i), .CE (1'b1),
+          .A ({a_q[(2*j+1)*AW +: 8], a_q[2*j*AW +: 8]}),
+          .B ({w_q[(2*j+1)*VW +: 8], w_q[2*j*VW +: 8]}),
+          .C (16'd0), .D (16'd0),
+          .AHOLD (1'b0), .BHOLD (1'b0), .CHOLD (1'b0), .DHOLD (1'b0),
+          .IRSTTOP (1'b0), .IRSTBOT (1'b0), .ORSTTOP (1'b0), .ORSTBOT (1'b0),
+          .OLOADTOP (1'b0), .OLOADBOT (1'b0), .ADDSUBTOP (1'b0), .ADDSUBBOT (1'b0),
+          .OHOLDTOP (1'b0), .OHOLDBOT (1'b0), .CI (1'b0), .ACCUMCI (1'b0), .SIGNEXTIN (1'b0),
+          .O (o), .CO (co), .ACCUMCO (accumco), .SIGNEXTOUT (signextout)
+        );
+        for (genvar h = 0; h < 2; h++) begin : g_half
+          localparam int unsigned C = 2 * j + h;
+          assign prod[C*32 +: 32] = 32'($signed(o[16*h +: 16])) -
+              (a_q[C*AW + 8] ? {{16{w_q[C*VW + 7]}}, w_q[C*VW +: 8], 8'd0} : 32'd0);
+        end
       end
-      p_q <= sum;
+    end else begin : g_logic
+      always_comb begin
+        for (int n = 0; n < N; n++) prod[n*32 +: 32] = int8_mul(a_q[n*AW +: AW], w_q[n*VW +: VW]);
+      end
+    end
+    logic [N*PW-1:0] ps_q;
+    always_ff @(posedge clk_i) begin : mac
+      logic [N*PW-1:0] sum;
+      for (int n = 0; n < N; n++) begin
+        sum[n*PW +: PW] = prod[n*32 +: PW];
+        if (Top == 0) sum[n*PW +: PW] = sum[n*PW +: PW] + up_i[n*32 +: PW];
+      end
+      ps_q <= sum;
+    end
+    for (genvar n = 0; n < N; n++) begin : g_down
+      assign down_o[n*32 +: 32] = 32'($signed(ps_q[n*PW +: PW]));
+    end
+    if (PW < 32) begin : g_unused_up
+      logic unused_up_hi;
+      always_comb begin
+        unused_up_hi = 1'b0;
+        for (int n = 0; n < N; n++) unused_up_hi = unused_up_hi ^ (^up_i[n*32 + PW +: 32 - PW]);
+      end
     end
   end
-
-  assign down_o = p_q;
 
   if (Top != 0) begin : g_top
     logic unused_up;

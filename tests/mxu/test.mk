@@ -21,7 +21,14 @@ endef
 $(foreach c,$(MXU_CONFIGS),$(eval $(call mxu_config,$(c))))
 build/tb/bin/tb_mxu_%: TB_PROG_CFLAGS := -Ihost/src
 
-MXU_TESTS := $(foreach c,$(MXU_CONFIGS),test-mxu-$(call mxu_f,$(c),1))
+# The iCEBreaker's array: 4 x 4 int8, exact-width lanes, pairs of PEs in hand-instantiated
+# SB_MAC16 (Ice40Mac16 = 1) simulated with Yosys's model of the primitive (ice40/cells_sim.v;
+# tests/boards/cells.vlt waives its lint).  Linted with the board (lint-board-icebreaker).
+MXU_ICE40_CELLS := $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
+$(eval $(call tb_model,mxu_n4m,tpu_mxu,tests/boards/cells.vlt $(MXU_ICE40_CELLS) $(MXU_RTL),-GN=4 -GEnableBf16=0 -GAccRows=64 -GWideLanes=0 -GIce40Mac16=1 -DNO_ICE40_DEFAULT_ASSIGNMENTS $(MXU_VFLAGS)))
+$(eval $(call tb_prog,tb_mxu_n4m,mxu_n4m,$(MXU_TB)))
+
+MXU_TESTS := $(foreach c,$(MXU_CONFIGS),test-mxu-$(call mxu_f,$(c),1)) test-mxu-n4m
 TEST_TARGETS += $(MXU_TESTS)
 .PHONY: $(MXU_TESTS)
 $(MXU_TESTS): test-mxu-%: build/tb/bin/tb_mxu_%
