@@ -8,8 +8,16 @@
 # The simulation models run the link as a byte stream (LinkPhy=0) and real-width MXU
 # lanes (WideLanes=0, as on the board); ClkHz is the board's (it sets the SDRAM timing).
 
-BOARDSOC_CONFIGS := icebreaker ulx3s
+BOARDSOC_CONFIGS := icebreaker ulx3s ice40prim
 BOARDSOC_CLK_icebreaker := 24000000
+# ice40prim: the icebreaker configuration as the board builds it, with the iCE40 primitives
+# (-DTPU_ICE40: SB_SPRAM256KA for the SPRAM backend, SB_MAC16 in 8x8 mode in the array)
+# simulated by Yosys's models of them (ice40/cells_sim.v; tests/boards/cells.vlt).
+SOC_CFG_ice40prim = $(SOC_CFG_icebreaker)
+BOARDSOC_CLK_ice40prim := 24000000
+BOARDSOC_PROGS_ice40prim ?= 16
+BOARDSOC_VARGS_ice40prim = -DTPU_ICE40 -DNO_ICE40_DEFAULT_ASSIGNMENTS tests/boards/cells.vlt \
+  $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 BOARDSOC_CLK_ulx3s := 60000000
 BOARDSOC_CDEFS_ulx3s := -DBOARD_SDRAM -Isim/sdram
 BOARDSOC_CSRCS_ulx3s := sim/sdram/sdram.c
@@ -34,7 +42,8 @@ BOARDSOC_TB_SRCS := tests/boardsoc/tb_boardsoc.c tests/soc/linkcli.c tests/soc/p
 
 define BOARDSOC_CONFIG
 $(call tb_model,boardsoc_$(1),tpu_soc,$(BOARDSOC_RTL),$(addprefix -G,$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" \
-  -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500)
+  -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500 \
+  $(BOARDSOC_VARGS_$(1)))
 $(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk
 $(call tb_prog,tb_boardsoc_$(1),boardsoc_$(1),$(BOARDSOC_TB_SRCS) $(BOARDSOC_CSRCS_$(1)))
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
@@ -51,7 +60,7 @@ test-boardsoc-$(1): $$(tb_boardsoc_$(1)_BIN) $(BOARDSOC_FW)
 endef
 $(foreach c,$(BOARDSOC_CONFIGS),$(eval $(call BOARDSOC_CONFIG,$(c))))
 
-# make test: both (about 5 s and 25 s of CPU time, plus the two model builds).
+# make test: all three (about 5 s, 25 s and 5 s of CPU time, plus the three model builds).
 TEST_TARGETS += $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 .PHONY: test-boardsoc
 test-boardsoc: $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
