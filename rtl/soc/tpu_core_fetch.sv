@@ -130,10 +130,6 @@ module tpu_core_fetch #(
   assign d_out0   = in[tpu_isa_pkg::DmaOut0Lsb +: 12];
   assign d_count1 = in[tpu_isa_pkg::DmaCount1Lsb +: 12];
   assign d_count2 = in[tpu_isa_pkg::DmaCount2Lsb +: 12];
-  logic [23:0] d_rows;
-  assign d_rows = 24'(d_count1) * 24'(d_count2);
-  logic [25:0] d_end;
-  assign d_end = 26'(d_row) + 26'(d_rows);
 
   // MATMUL
   logic        m_bf16, m_new_w;
@@ -172,14 +168,63 @@ module tpu_core_fetch #(
   assign a_wstep1 = in[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
   assign a_wstep2 = in[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
 
+  // The range checks multiply instruction fields.  Every product is only compared with a
+  // buffer size, so operands are cut to the bits that size needs: a product whose cut-off
+  // high bits are not all zero (and whose other operand is not zero) is over every limit
+  // ("big").  The products that remain are written as shifts and adds, which synthesis
+  // keeps in logic: the DSPs of a small FPGA (8 SB_MAC16 on the iCE40UP5K) go to the array.
+  // The results, and so the faults, are those of the full products.
+  localparam int unsigned MaxBuf = (UbRows > WbRows) ? ((UbRows > VpRows) ? UbRows : VpRows)
+                                                      : ((WbRows > VpRows) ? WbRows : VpRows);
+  localparam int unsigned RW = ($clog2(MaxBuf + 1) < 12) ? $clog2(MaxBuf + 1) : 12;  // rows
+  localparam int unsigned TW = ($clog2(AccRows) < 16) ? $clog2(AccRows) : 16;      // ACC terms
+  // x * y (W bits each) by shifts and adds.
+  function automatic logic [31:0] mul_sa(input logic [15:0] x, input logic [15:0] y,
+                                         input int unsigned w);
+    mul_sa = '0;
+    for (int i = 0; i < 16; i++)
+      if (i < w && y[i]) mul_sa = mul_sa + (32'(x) << i);
+  endfunction
+
+  // Rows of a LOAD/STORE (count1 x count2) and outputs of an ACTIVATE (the same product of
+  // its own count fields): one instruction is one or the other, so they share the multiply.
+  logic [11:0] c1, c2;
+  logic        rows_big;
+  logic [23:0] rows_p;
+  assign c1 = (op == tpu_isa_pkg::OpActivate) ? a_count1 : d_count1;
+  assign c2 = (op == tpu_isa_pkg::OpActivate) ? a_count2 : d_count2;
+  if (RW < 12) begin : g_rows_cut
+    assign rows_big = ((c1 >> RW) != '0 && c2 != '0) || ((c2 >> RW) != '0 && c1 != '0);
+  end else begin : g_rows_full
+    assign rows_big = 1'b0;
+  end
+  assign rows_p = 24'(mul_sa(16'(c1), 16'(c2), RW));
+  logic [23:0] d_rows;
+  assign d_rows = rows_big ? 24'(1 << RW) : rows_p;
+  logic [25:0] d_end;
+  assign d_end = 26'(d_row) + 26'(d_rows);
+
   // Highest ACC row an ACTIVATE reads and UB rows it writes (counts >= 1 here).
   logic [35:0] a_top;
   logic [25:0] a_uend;
   logic [23:0] a_outs;
-  assign a_top = 36'(a_arow) + (36'(a_count2) - 36'd1) * 36'(a_step2)
-               + (36'(a_count1) - 36'd1) * 36'(a_step1)
-               + (36'(a_win2) - 36'd1) * 36'(a_wstep2) + (36'(a_win1) - 36'd1) * 36'(a_wstep1);
-  assign a_outs = 24'(a_count1) * 24'(a_count2);
+  // a_top = arow + (count2-1) step2 + (count1-1) step1 + (win2-1) wstep2 + (win1-1) wstep1;
+  // each term is compared with AccRows (every term is >= 0), so a big term stands for
+  // 2^TW >= AccRows.  (Counts and windows are >= 1 here: 0 is a BAD_FIELD first.)
+  function automatic logic [35:0] term(input logic [15:0] x, input logic [15:0] y);
+    logic big;
+    big = ((x >> TW) != '0 && y != '0) || ((y >> TW) != '0 && x != '0);
+    term = big ? 36'(1) << TW : 36'(mul_sa(x, y, TW));
+  endfunction
+  logic [11:0] a_c1m1, a_c2m1;
+  logic [3:0]  a_w1m1, a_w2m1;
+  assign a_c1m1 = a_count1 - 12'd1;
+  assign a_c2m1 = a_count2 - 12'd1;
+  assign a_w1m1 = a_win1 - 4'd1;
+  assign a_w2m1 = a_win2 - 4'd1;
+  assign a_top = 36'(a_arow) + term(16'(a_c2m1), a_step2) + term(16'(a_c1m1), a_step1)
+               + term(16'(a_w2m1), a_wstep2) + term(16'(a_w1m1), a_wstep1);
+  assign a_outs = d_rows;
   assign a_uend = 26'(a_urow) + ((a_out == 2'(tpu_isa_pkg::OutFp32)) ? {1'b0, a_outs, 1'b0}
                                                                      : 26'(a_outs));
 
