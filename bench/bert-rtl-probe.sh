@@ -5,13 +5,15 @@
 # (docs/performance.md, "BERT on the RTL: where the cycles go").  Not run by make test
 # or make bench; about 30 CPU-s in all on the RTL.
 #   bench/bert-rtl-probe.sh [M N K [bf16]]...   (default: the shapes of that section)
-# chan = pseudo-channels the A rows of one K-step fall in: the row pitch is K * 1 (int8)
-# or K * 2 (bf16) bytes, the channel of address a is (a / 256) mod 8 (docs/memory.md).
+# chan = pseudo-channels the A rows of one K-step fall in: the row pitch is the runtime's
+# (ptpu_gemm_lda: K * EW rounded up to 32 bytes, plus 256 when a multiple of 512 above 1 KB),
+# the channel of address a is (a / 256) mod 8 (docs/memory.md).  PROBE_CLI=path runs another
+# build of the CLI (e.g. one of an older commit, whose pitch is K * EW) on the same library.
 # beats/c = (K / 16) * (M + 16 * EW) / RTL cycles: the 32-byte beats the loads delivered per
 # cycle (N = 32 only: one A slice and 2 weight tiles per K-step); the MXU needs
 # (M + 16 * EW) / (2 * M) of them.
 set -eu -o pipefail
-cli=build/host/picotpu
+cli=${PROBE_CLI:-build/host/picotpu}
 [ -x "$cli" ] && [ -f build/sim/sim16/libpicotpu_sim.so ] ||
   { echo "bert-rtl-probe: build $cli and build/sim/sim16/libpicotpu_sim.so first" >&2; exit 2; }
 if [ $# -eq 0 ]; then
@@ -31,7 +33,8 @@ printf "%-18s %4s | %8s %6s | %8s %6s %9s %9s %7s %8s | %s\n" "M N K dtype" chan
 for shape in "$@"; do
   read -r m n k bf <<< "$shape"
   ew=1; [ "${bf:-}" = bf16 ] && ew=2
-  chan=$(awk -v m="$m" -v p=$((k * ew)) 'BEGIN { for (r = 0; r < m; r++) s[int(r * p / 256) % 8] = 1;
+  p=$(( (k * ew + 31) / 32 * 32 )); [ $p -gt 1024 ] && [ $((p % 512)) = 0 ] && p=$((p + 256))   # ptpu_gemm_lda
+  chan=$(awk -v m="$m" -v p=$p 'BEGIN { for (r = 0; r < m; r++) s[int(r * p / 256) % 8] = 1;
                                                   for (c in s) n++; print n }')
   read -r rc _ ru _ _ _ <<< "$(one ref:config=sim16 $shape)"
   read -r sc _ su sl si ok <<< "$(one sim:config=sim16 $shape)"

@@ -187,7 +187,7 @@ static void put32(uint8_t *p, uint32_t v)
 
 /* ---- pass scheduler ---- */
 
-#define GMAX 2   /* output-channel tiles sharing one input LOAD */
+#define GMAX 8   /* output-channel tiles sharing one input LOAD (group_size) */
 
 struct step {
     uint32_t w_addr[GMAX]; /* weight tiles: N rows of N*EW bytes each */
@@ -318,12 +318,23 @@ static int tile_rows_g(const struct ptpu_hw *hw, int out_rows_per_row, int g)
     return t > 4095 ? 4095 : t;
 }
 
-/* Weight tiles per step for nct output-channel tiles: 2 when the tiles stay >= 2N rows
- * (or as large as with one) and the WB holds the slots. */
+/* Weight tiles per step (G) for nct output-channel tiles.  Each input beat feeds G x T MXU
+ * rows, so a larger G needs fewer input beats per MXU cycle: on the RTL a step's input rows
+ * are single-beat reads at a pitch (a gather), which deliver well under one beat per cycle
+ * (docs/performance.md, BERT on the RTL).  When all rows_needed rows of the operation fit
+ * one tile with G > 2 (ACC double-buffered in G sub-regions, the UB's 2G output areas, the
+ * WB's NSLOT x G tiles), take the largest such G: the tiles are then as long as with G = 2
+ * (the operation's rows) and the input is read nct / G times instead of nct / 2.  G stays
+ * <= nct / 2, so that there are at least two tiles: one tile alone would not overlap its
+ * ACTIVATEs and STOREs with another tile's MATMULs (BERT's per-head matmuls).  Otherwise
+ * 2 when the tiles stay >= 2N rows (or as large as with one). */
 static int group_size(const struct ptpu_hw *hw, int nct, int ob, int rows_needed)
 {
     if (nct < 2 || NSLOT * 2 * hw->n > hw->wb_rows)
         return 1;
+    for (int g = GMAX < nct / 2 ? GMAX : nct / 2; g > 2; g--)
+        if (NSLOT * g * hw->n <= hw->wb_rows && tile_rows_g(hw, ob, g) >= rows_needed)
+            return g;
     int t2 = tile_rows_g(hw, ob, 2);
     return t2 >= 2 * hw->n || t2 >= rows_needed ? 2 : 1;
 }
@@ -341,10 +352,16 @@ static void emit_load(struct ptpu_cc *cc, struct pass *pa, int j)
 {
     const struct ptpu_hw *hw = &cc->hw;
     int s = j % pa->nslot, rb = hw->n * pa->ew;
-    for (int g = 0; g < pa->st[j].ng; g++) {
+    /* weight tiles at consecutive addresses go to consecutive WB rows: one LOAD for them */
+    for (int g = 0, g1; g < pa->st[j].ng; g = g1) {
+        for (g1 = g + 1; g1 < pa->st[j].ng &&
+                         pa->st[j].w_addr[g1] == pa->st[j].w_addr[g] + (uint32_t)((g1 - g) * hw->n * rb);
+             g1++)
+            ;
+        int nr = (g1 - g) * hw->n;
         struct ptpu_dma w = {.buf = PTPU_BUF_WB, .row = (s * pa->g + g) * hw->n,
                              .addr = pa->st[j].w_addr[g], .len0 = rb, .out0 = rb,
-                             .count1 = hw->n, .step1 = 1, .bound1 = hw->n, .count2 = 1,
+                             .count1 = nr, .step1 = 1, .bound1 = nr, .count2 = 1,
                              .step2 = 1, .bound2 = 1, .stride1 = rb};
         ptpu_enc_load(cc->prog, g == 0 && j >= pa->nslot ? PTPU_TOK_POP_NEXT : 0, &w);
     }
@@ -494,6 +511,7 @@ struct convspec {
     int zp_in, depthwise;
     const int8_t *w;            /* conv: [co][kh][kw][ci]; dw: [kh][kw][c]; gemm: [k][n] */
     int gemm;                   /* w is B [K][N] */
+    int lda, ldc;               /* gemm: bytes from one row of A (>= C) / C (>= CO) to the next */
     const int32_t *bias, *m0, *shift;
     int zp_out, lo, hi;
     uint32_t in, out;
@@ -559,23 +577,25 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
         for (int cg = ct0; cg < ct1; cg += G) {
             int ng = ct1 - cg < G ? ct1 - cg : G;
             /* VP rows and weight tiles of the group's output tiles, in step order: one
-             * offset per tile, then (packing) one group of g offsets per tile */
+             * offset per tile, then (packing) one group of g offsets per tile.  The ng
+             * tiles of one step are contiguous ([step][tile]): one LOAD, spread over the
+             * memory's channels (emit_load) */
             int nk = s->depthwise ? s->kh * s->kw : s->kh * s->kw * ncit;
             int nkp = g > 1 ? s->kh * ngrp : 0;
+            uint8_t *wt;
+            uint32_t wbase = cb_alloc(cc->cb, (size_t)(nk + nkp) * ng * n * n, &wt);
+            if (!wt)
+                return PTPU_ERR_NO_MEM;
             for (int gi = 0; gi < ng; gi++) {
                 int ct = cg + gi, c0 = ct * n, cn = s->CO - c0 < n ? s->CO - c0 : n;
                 vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
                 vp_int8(hw, vp + (size_t)(ct - ct0) * 12 * n, c0, cn, s->bias, s->m0, s->shift);
-                uint8_t *wt;
-                uint32_t wbase = cb_alloc(cc->cb, (size_t)(nk + nkp) * n * n, &wt);
-                if (!wt)
-                    return PTPU_ERR_NO_MEM;
-                wbase_of[gi] = wbase;
-                pbase_of[gi] = wbase + (uint32_t)(nk * n * n);
+                wbase_of[gi] = wbase + (uint32_t)(gi * n * n);
+                pbase_of[gi] = wbase + (uint32_t)((nk * ng + gi) * n * n);
                 for (int ky = 0, k = 0; ky < s->kh; ky++)
                     for (int kx = 0; kx < s->kw; kx++)
                         for (int cit = 0; cit < (s->depthwise ? 1 : ncit); cit++, k++) {
-                            uint8_t *t = wt + (size_t)k * n * n;
+                            uint8_t *t = wt + ((size_t)k * ng + gi) * n * n;
                             for (int r = 0; r < n; r++)
                                 for (int c = 0; c < cn; c++) {
                                     if (s->depthwise) {
@@ -589,7 +609,7 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                                 }
                         }
                 for (int k = 0; k < nkp; k++) {
-                    uint8_t *t = wt + (size_t)(nk + k) * n * n;
+                    uint8_t *t = wt + ((size_t)(nk + k) * ng + gi) * n * n;
                     int ky = k / ngrp, kx0 = (k % ngrp) * g;
                     for (int j = 0; j < g && kx0 + j < s->kw; j++)
                         for (int ci = 0; ci < s->C; ci++)
@@ -621,7 +641,7 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                                     oy * s->sh + ky * s->dh - s->pt, ny, s->sh, gl * s->C,
                                     s->zp_in);
                                 for (int gi = 0; gi < ng; gi++)
-                                    wa[gi] = pbase_of[gi] + (uint32_t)(k * n * n);
+                                    wa[gi] = pbase_of[gi] + (uint32_t)(k * ng * n * n);
                                 add_step_g(&pa, wa, ng, &in, s->zp_in);
                             }
                         } else {
@@ -634,12 +654,14 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                                         int len = s->depthwise ? cn0
                                                                : (s->C - ci0 < n ? s->C - ci0 : n);
                                         struct ptpu_dma in = in_desc(
-                                            s->in + (uint32_t)ci0, s->H, s->W, s->W * s->C, s->C,
+                                            s->in + (uint32_t)ci0, s->H, s->W,
+                                            s->gemm ? s->lda : s->W * s->C, s->C,
                                             ox * s->sw + kx * s->dw - s->pl, nx, s->sw,
                                             oy * s->sh + ky * s->dh - s->pt, ny, s->sh, len,
                                             s->zp_in);
                                         for (int gi = 0; gi < ng; gi++)
-                                            wa[gi] = wbase_of[gi] + (uint32_t)(k * n * n);
+                                            wa[gi] = wbase_of[gi] +
+                                                     (uint32_t)(k * ng * n * n);
                                         add_step_g(&pa, wa, ng, &in, s->zp_in);
                                     }
                         }
@@ -655,10 +677,11 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
                         }
                         for (int gi = 0; gi < ng; gi++) {
                             int ct = cg + gi, c0 = ct * n, cn = s->CO - c0 < n ? s->CO - c0 : n;
+                            int orow = s->gemm ? s->ldc : s->OW * s->CO;
                             struct ptpu_dma o = out_desc(
-                                s->out + ((uint32_t)oy * s->OW + (uint32_t)ox) * s->CO +
-                                    (uint32_t)c0,
-                                nx, ny, s->CO, s->OW * s->CO, cn, gi * tm);
+                                s->out + (uint32_t)oy * (uint32_t)orow +
+                                    (uint32_t)ox * (uint32_t)s->CO + (uint32_t)c0,
+                                nx, ny, s->CO, orow, cn, gi * tm);
                             add_store(&pa, &o);
                         }
                     }
@@ -673,22 +696,32 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
     return 0;
 }
 
-int ptpu_cc_gemm_i8(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int zp_a,
-                    const int8_t *B, const struct ptpu_quant *q, uint32_t c)
+int ptpu_gemm_lda(int rowbytes)
+{
+    int p = (rowbytes + 31) & ~31;
+    return p > 1024 && p % 512 == 0 ? p + 256 : p;
+}
+
+int ptpu_cc_gemm_i8(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int lda, int zp_a,
+                    const int8_t *B, const struct ptpu_quant *q, uint32_t c, int ldc)
 {
     struct convspec s = {.H = M, .W = 1, .C = K, .OH = M, .OW = 1, .CO = N, .kh = 1, .kw = 1,
                          .sh = 1, .sw = 1, .dh = 1, .dw = 1, .zp_in = zp_a, .w = B, .gemm = 1,
+                         .lda = lda, .ldc = ldc,
                          .bias = q->bias, .m0 = q->m0, .shift = q->shift, .zp_out = q->zp_out,
                          .lo = q->clamp_lo, .hi = q->clamp_hi, .in = a, .out = c};
     if (M < 1 || N < 1 || K < 1)
         return fail(cc, PTPU_ERR_INVALID_ARG, "gemm: empty matrix");
+    if (lda < K || ldc < N)
+        return fail(cc, PTPU_ERR_INVALID_ARG, "gemm: lda < K or ldc < N");
     if (M > 4095 * 4096)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "gemm: M too large");
     return lower_conv(cc, &s);
 }
 
-int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const uint16_t *B,
-                      const uint32_t *bias, int relu, int out_bf16, uint32_t c)
+int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int lda,
+                      const uint16_t *B, const uint32_t *bias, int relu, int out_bf16,
+                      uint32_t c, int ldc)
 {
     const struct ptpu_hw *hw = &cc->hw;
     int n = hw->n, ob = out_bf16 ? 1 : 2;
@@ -697,6 +730,8 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const
     if (M < 1 || N < 1 || K < 1)
         return fail(cc, PTPU_ERR_INVALID_ARG, "gemm: empty matrix");
     int nct = (N + n - 1) / n, nkt = (K + n - 1) / n, esz = out_bf16 ? 2 : 4;
+    if (lda < 2 * K || ldc < N * esz)
+        return fail(cc, PTPU_ERR_INVALID_ARG, "gemm: lda < 2K or ldc < N x output bytes");
     int G = group_size(hw, nct, ob, M), tm = tile_rows_g(hw, ob, G);
     int per_pass = hw->vp_rows;
     for (int ct0 = 0; ct0 < nct; ct0 += per_pass) {
@@ -710,20 +745,23 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const
             return PTPU_ERR_NO_MEM;
         for (int cg = ct0; cg < ct1; cg += G) {
             int ng = ct1 - cg < G ? ct1 - cg : G;
+            /* weight tiles [kt][gi]: the ng tiles of a step are contiguous (one LOAD) */
+            uint8_t *wt;
+            uint32_t wbase = cb_alloc(cc->cb, (size_t)nkt * ng * n * n * 2, &wt);
+            if (!wt)
+                return PTPU_ERR_NO_MEM;
             for (int gi = 0; gi < ng; gi++) {
                 int ct = cg + gi, c0 = ct * n, cn = N - c0 < n ? N - c0 : n;
                 vp = cc->cb->d + (pa.vp_addr - cc->cb->base);   /* the blob may have moved */
                 for (int k = 0; k < cn && bias; k++)
                     put32(vp + (size_t)(ct - ct0) * 4 * n + 4 * k, bias[c0 + k]);
-                uint8_t *wt;
-                wbase_of[gi] = cb_alloc(cc->cb, (size_t)nkt * n * n * 2, &wt);
-                if (!wt)
-                    return PTPU_ERR_NO_MEM;
+                wbase_of[gi] = wbase + (uint32_t)(gi * n * n * 2);
                 for (int kt = 0; kt < nkt; kt++)
                     for (int r = 0; r < n && kt * n + r < K; r++)
                         for (int j = 0; j < cn; j++) {
                             uint16_t v = B[(size_t)(kt * n + r) * N + c0 + j];
-                            uint8_t *p = wt + ((size_t)kt * n * n + (size_t)r * n + j) * 2;
+                            uint8_t *p = wt + (((size_t)kt * ng + gi) * n * n +
+                                               (size_t)r * n + j) * 2;
                             p[0] = (uint8_t)v;
                             p[1] = (uint8_t)(v >> 8);
                         }
@@ -735,10 +773,10 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const
                     break;
                 for (int kt = 0; kt < nkt; kt++) {
                     int len = K - kt * n < n ? K - kt * n : n;
-                    struct ptpu_dma in = in_desc(a + (uint32_t)kt * n * 2, M, 1, K * 2, K * 2,
+                    struct ptpu_dma in = in_desc(a + (uint32_t)kt * n * 2, M, 1, lda, lda,
                                                  0, 1, 1, m0, nm, 1, len * 2, 0);
                     for (int gi = 0; gi < ng; gi++)
-                        wa[gi] = wbase_of[gi] + (uint32_t)(kt * n * n * 2);
+                        wa[gi] = wbase_of[gi] + (uint32_t)(kt * ng * n * n * 2);
                     add_step_g(&pa, wa, ng, &in, 0);
                 }
                 for (int gi = 0; gi < ng; gi++) {
@@ -751,18 +789,18 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const
                 }
                 for (int gi = 0; gi < ng; gi++) {
                     int c0 = (cg + gi) * n, cn = N - c0 < n ? N - c0 : n, base = gi * tm * ob;
-                    uint32_t oaddr = c + ((uint32_t)m0 * N + (uint32_t)c0) * esz;
+                    uint32_t oaddr = c + (uint32_t)m0 * (uint32_t)ldc + (uint32_t)c0 * esz;
                     if (out_bf16) {
-                        struct ptpu_dma o = out_desc(oaddr, 1, nm, 0, N * 2, cn * 2, base);
+                        struct ptpu_dma o = out_desc(oaddr, 1, nm, 0, ldc, cn * 2, base);
                         add_store(&pa, &o);
                     } else {
                         /* fp32: output o is UB rows 2o (lanes < N/2) and 2o+1 */
                         int h = n / 2, c_lo = cn < h ? cn : h, c_hi = cn - c_lo;
-                        struct ptpu_dma o = out_desc(oaddr, 2, nm, 0, N * 4, c_lo * 4, base);
+                        struct ptpu_dma o = out_desc(oaddr, 2, nm, 0, ldc, c_lo * 4, base);
                         o.bound1 = 1;
                         add_store(&pa, &o);
                         if (c_hi > 0) {
-                            o = out_desc(oaddr + (uint32_t)h * 4, 2, nm, 0, N * 4, c_hi * 4,
+                            o = out_desc(oaddr + (uint32_t)h * 4, 2, nm, 0, ldc, c_hi * 4,
                                          base + 1);
                             o.bound1 = 1;
                             add_store(&pa, &o);

@@ -72,10 +72,23 @@ struct ptpu_cc {
     char err[256];
 };
 
-int ptpu_cc_gemm_i8(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int zp_a,
-                    const int8_t *B, const struct ptpu_quant *q, uint32_t c);
-int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, const uint16_t *B,
-                      const uint32_t *bias, int relu, int out_bf16, uint32_t c);
+/* GEMMs: A is M rows at device address a, row r at a + r * lda; C is M rows at c, row r
+ * at c + r * ldc.  lda and ldc are in bytes: lda >= K (int8) or 2K (bf16), ldc >= N times
+ * the output element (1 int8, 2 bf16, 4 fp32); ptpu_gemm_lda() picks the runtime's. */
+int ptpu_cc_gemm_i8(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int lda, int zp_a,
+                    const int8_t *B, const struct ptpu_quant *q, uint32_t c, int ldc);
+int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int lda,
+                      const uint16_t *B, const uint32_t *bias, int relu, int out_bf16,
+                      uint32_t c, int ldc);
+/* The row pitch (bytes) for a matrix (A or C) of rowbytes bytes per row in device memory:
+ * rowbytes rounded up to 32 bytes, plus 256 when that is a multiple of 512 above 1 KB.  The
+ * memory interleaves 256-byte granules over the pseudo-channels (docs/memory.md), so such a
+ * pitch puts the rows of a K-slice (or of an output tile) into 4, 2 or 1 channels, with a
+ * DRAM row miss for nearly every row; an odd number of granules spreads them over all
+ * channels.  Pitches of 512 B and 1 KB keep 4 rows per DRAM row of a channel and are left
+ * as they are (padding 1 KB to 1.25 KB measured 91.8 % instead of 95.0 % on the RTL,
+ * docs/performance.md). */
+int ptpu_gemm_lda(int rowbytes);
 /* One model op; addr[] holds the device address of every tensor. */
 int ptpu_cc_op(struct ptpu_cc *cc, const struct ptpu_model *m, const struct ptpu_mop *op,
                const uint32_t *addr);

@@ -481,6 +481,7 @@ out:
 
 struct gemm_arg {
     int M, N, K, zp_a, relu, out_bf16;
+    int lda, ldc;           /* bytes per row of A and C in device memory (ptpu_gemm_lda) */
     const void *B;
     const struct ptpu_quant *q;
     const uint32_t *bias;
@@ -489,31 +490,59 @@ struct gemm_arg {
 static int lower_gemm_i8(struct ptpu_cc *cc, void *arg, const uint32_t *t)
 {
     struct gemm_arg *g = arg;
-    return ptpu_cc_gemm_i8(cc, g->M, g->N, g->K, t[0], g->zp_a, g->B, g->q, t[1]);
+    return ptpu_cc_gemm_i8(cc, g->M, g->N, g->K, t[0], g->lda, g->zp_a, g->B, g->q, t[1],
+                           g->ldc);
 }
 
 static int lower_gemm_bf16(struct ptpu_cc *cc, void *arg, const uint32_t *t)
 {
     struct gemm_arg *g = arg;
-    return ptpu_cc_gemm_bf16(cc, g->M, g->N, g->K, t[0], g->B, g->bias, g->relu, g->out_bf16,
-                             t[1]);
+    return ptpu_cc_gemm_bf16(cc, g->M, g->N, g->K, t[0], g->lda, g->B, g->bias, g->relu,
+                             g->out_bf16, t[1], g->ldc);
 }
 
+/* A (M rows of arow bytes) and C (M rows of crow bytes) live in device memory at the
+ * padded pitches g->lda and g->ldc, so that the rows of a K-slice or an output tile spread
+ * over the memory's pseudo-channels (ptpu_gemm_lda); the host's matrices stay dense. */
 static int run_gemm(ptpu_device *dev, lower_fn fn, struct gemm_arg *g, const void *A,
-                    size_t alen, void *C, size_t clen, struct ptpu_counters *cnt)
+                    size_t arow, void *C, size_t crow, struct ptpu_counters *cnt)
 {
+    if (arow > 0x7fff0000u || crow > 0x7fff0000u)
+        return ptpu_dev_fail(dev, PTPU_ERR_RANGE, "gemm: rows of A or C too long");
+    g->lda = ptpu_gemm_lda((int)arow);
+    g->ldc = ptpu_gemm_lda((int)crow);
+    size_t M = (size_t)g->M, alen = M * (size_t)g->lda, clen = M * (size_t)g->ldc;
     size_t tl[2] = {alen, clen};
     uint32_t ta[2];
     struct unit u = {0};
+    uint8_t *pa = NULL, *pc = NULL;
+    const void *src = A;
+    if ((size_t)g->lda != arow) {
+        pa = calloc(alen, 1);
+        if (!pa)
+            return ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "gemm: no memory for A");
+        for (size_t r = 0; r < M; r++)
+            memcpy(pa + r * (size_t)g->lda, (const uint8_t *)A + r * arow, arow);
+        src = pa;
+    }
+    if ((size_t)g->ldc != crow && !(pc = malloc(clen))) {
+        free(pa);
+        return ptpu_dev_fail(dev, PTPU_ERR_NO_MEM, "gemm: no memory for C");
+    }
     int rc = build_unit(dev, fn, g, 2, tl, ta, &u);
-    if (rc)
-        return rc;
-    rc = ptpu_mem_write(dev, ta[0], A, alen);
-    if (!rc)
-        rc = run_unit(dev, &u, cnt);
-    if (!rc)
-        rc = ptpu_mem_read(dev, ta[1], C, clen);
-    ptpu_mem_free(dev, u.base);
+    if (!rc) {
+        rc = ptpu_mem_write(dev, ta[0], src, alen);
+        if (!rc)
+            rc = run_unit(dev, &u, cnt);
+        if (!rc)
+            rc = ptpu_mem_read(dev, ta[1], pc ? (void *)pc : C, clen);
+        if (!rc && pc)
+            for (size_t r = 0; r < M; r++)
+                memcpy((uint8_t *)C + r * crow, pc + r * (size_t)g->ldc, crow);
+        ptpu_mem_free(dev, u.base);
+    }
+    free(pa);
+    free(pc);
     return rc;
 }
 
@@ -532,7 +561,7 @@ int ptpu_gemm_i8(ptpu_device *dev, int M, int N, int K, const int8_t *A, int zp_
             return ptpu_dev_fail(dev, PTPU_ERR_INVALID_ARG, "gemm_i8: shift[%d] = %d", n,
                                  q->shift[n]);
     struct gemm_arg g = {.M = M, .N = N, .K = K, .zp_a = zp_a, .B = B, .q = q};
-    return run_gemm(dev, lower_gemm_i8, &g, A, (size_t)M * K, C, (size_t)M * N, cnt);
+    return run_gemm(dev, lower_gemm_i8, &g, A, (size_t)K, C, (size_t)N, cnt);
 }
 
 int ptpu_gemm_bf16(ptpu_device *dev, int M, int N, int K, const uint16_t *A,
@@ -548,8 +577,8 @@ int ptpu_gemm_bf16(ptpu_device *dev, int M, int N, int K, const uint16_t *A,
                              "gemm_bf16: configuration %s has no bf16", dev->info.config);
     struct gemm_arg g = {.M = M, .N = N, .K = K, .relu = relu, .out_bf16 = out_bf16, .B = B,
                          .bias = bias};
-    return run_gemm(dev, lower_gemm_bf16, &g, A, (size_t)M * K * 2, C,
-                    (size_t)M * N * (out_bf16 ? 2 : 4), cnt);
+    return run_gemm(dev, lower_gemm_bf16, &g, A, (size_t)K * 2, C,
+                    (size_t)N * (out_bf16 ? 2 : 4), cnt);
 }
 
 /* ---- models ---- */

@@ -69,6 +69,16 @@ static void test_gemm_i8(int iters)
         int M = hu_range(0, 3) ? hu_range(1, 3 * n + 3) : hu_range(1, 700);
         int N = hu_range(0, 3) ? hu_range(1, 2 * n + 1) : hu_range(1, 70);
         int K = hu_range(0, 4) ? hu_range(1, 3 * n + 1) : 1;
+        if (hu_range(0, 9) == 0) {
+            /* many output-channel tiles on few rows: up to GMAX = 8 weight tiles per input
+             * LOAD (ptpu_compile.c, group_size) */
+            M = hu_range(1, 2 * n);
+            N = hu_range(5 * n, 17 * n + 3);
+        }
+        if (hu_range(0, 9) == 0)   /* rows of A and C padded in device memory (ptpu_gemm_lda) */
+            K = hu_range(0, 1) ? 512 * hu_range(1, 2) : hu_range(480, 1100);
+        if (hu_range(0, 19) == 0)
+            N = 512;
         int zpa = rand_zp();
         int8_t *A = malloc((size_t)M * K), *B = malloc((size_t)K * N);
         int8_t *C = malloc((size_t)M * N), *R = malloc((size_t)M * N);
@@ -143,6 +153,14 @@ static void test_gemm_bf16(int iters)
         int M = hu_range(1, 3 * n + 2), N = hu_range(1, 2 * n + 3);
         int K = hu_range(0, 4) ? hu_range(1, 3 * n + 1) : 1;
         int relu = hu_range(0, 1), obf = hu_range(0, 1);
+        if (hu_range(0, 9) == 0) {   /* many output-channel tiles: up to 8 per input LOAD */
+            M = hu_range(1, 2 * n);
+            N = hu_range(5 * n, 17 * n + 3);
+        }
+        if (hu_range(0, 9) == 0)   /* padded rows of A and C (ptpu_gemm_lda) */
+            K = hu_range(0, 1) ? 256 * hu_range(1, 2) : hu_range(240, 560);
+        if (hu_range(0, 19) == 0)
+            N = 256;
         if (hu_range(0, 30) == 0) {   /* more column tiles than VP rows: several passes */
             M = hu_range(1, 3);
             K = hu_range(1, n);
