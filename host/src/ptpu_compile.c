@@ -339,6 +339,17 @@ static int group_size(const struct ptpu_hw *hw, int nct, int ob, int rows_needed
     return t2 >= 2 * hw->n || t2 >= rows_needed ? 2 : 1;
 }
 
+/* Tiles in the group that starts at tile c of a pass of nt tiles, with at most G per group:
+ * the groups of a pass differ by at most one tile.  A remainder group of one tile would
+ * read its input for one tile's MXU rows alone (on the RTL, 16 output-channel tiles in
+ * groups of 5, 5, 5, 1 ran at 93.9 % against 97.1 % in groups of 2). */
+static int group_at(int nt, int G, int c)
+{
+    int ngr = (nt + G - 1) / G, base = nt / ngr, big = nt % ngr;
+    /* the first `big` groups have base + 1 tiles */
+    return c < big * (base + 1) ? base + 1 : base;
+}
+
 static int tile_rows(const struct ptpu_hw *hw, int out_rows_per_row)
 {
     int t = hw->acc_rows / 2;
@@ -565,6 +576,8 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
     int per_pass = hw->vp_rows / 3;
     if (per_pass < 1)
         return fail(cc, PTPU_ERR_UNSUPPORTED, "VP buffer too small");
+    if (per_pass >= G)
+        per_pass -= per_pass % G;   /* whole groups in every pass */
     for (int ct0 = 0; ct0 < nct; ct0 += per_pass) {
         int ct1 = ct0 + per_pass < nct ? ct0 + per_pass : nct;
         struct pass pa = {.ew = 1, .out_rows = G * tm, .in_rows = tm, .g = G};
@@ -574,8 +587,8 @@ static int lower_conv(struct ptpu_cc *cc, const struct convspec *s)
         pa.vp_addr = cb_alloc(cc->cb, (size_t)pa.vp_rows * 4 * n, &vp);
         if (!vp)
             return PTPU_ERR_NO_MEM;
-        for (int cg = ct0; cg < ct1; cg += G) {
-            int ng = ct1 - cg < G ? ct1 - cg : G;
+        for (int cg = ct0, ng; cg < ct1; cg += ng) {
+            ng = group_at(ct1 - ct0, G, cg - ct0);
             /* VP rows and weight tiles of the group's output tiles, in step order: one
              * offset per tile, then (packing) one group of g offsets per tile.  The ng
              * tiles of one step are contiguous ([step][tile]): one LOAD, spread over the
@@ -734,6 +747,8 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int l
         return fail(cc, PTPU_ERR_INVALID_ARG, "gemm: lda < 2K or ldc < N x output bytes");
     int G = group_size(hw, nct, ob, M), tm = tile_rows_g(hw, ob, G);
     int per_pass = hw->vp_rows;
+    if (per_pass >= G)
+        per_pass -= per_pass % G;
     for (int ct0 = 0; ct0 < nct; ct0 += per_pass) {
         int ct1 = ct0 + per_pass < nct ? ct0 + per_pass : nct;
         struct pass pa = {.bf16 = 1, .ew = 2, .out_rows = G * tm * ob, .in_rows = tm, .g = G};
@@ -743,8 +758,8 @@ int ptpu_cc_gemm_bf16(struct ptpu_cc *cc, int M, int N, int K, uint32_t a, int l
         pa.vp_addr = cb_alloc(cc->cb, (size_t)pa.vp_rows * 4 * n, &vp);
         if (!vp)
             return PTPU_ERR_NO_MEM;
-        for (int cg = ct0; cg < ct1; cg += G) {
-            int ng = ct1 - cg < G ? ct1 - cg : G;
+        for (int cg = ct0, ng; cg < ct1; cg += ng) {
+            ng = group_at(ct1 - ct0, G, cg - ct0);
             /* weight tiles [kt][gi]: the ng tiles of a step are contiguous (one LOAD) */
             uint8_t *wt;
             uint32_t wbase = cb_alloc(cc->cb, (size_t)nkt * ng * n * n * 2, &wt);
