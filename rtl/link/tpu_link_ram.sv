@@ -15,7 +15,10 @@ module tpu_link_ram #(
   output logic [Width-1:0]         rdata_o   // the word read in the previous cycle (re_i)
 );
 
-  logic [Width-1:0] mem_q [Depth];
+  // no_rw_check: Yosys need not give a read of the word being written either value, so it
+  // builds no bypass (on the iCE40 that bypass was a register and a multiplexer per bit
+  // beside the block RAM: 521 flip-flops and 261 LUTs for the 256-bit payload buffer).
+  (* no_rw_check *) logic [Width-1:0] mem_q [Depth];
   logic [Width-1:0] rdata_q;
 
   assign rdata_o = rdata_q;
@@ -33,6 +36,8 @@ module tpu_link_ram #(
     else $error("tpu_link_ram: write beyond the RAM");
   assert property (@(posedge clk_i) !re_i || 32'(raddr_i) < Depth)
     else $error("tpu_link_ram: read beyond the RAM");
+  assert property (@(posedge clk_i) !(we_i && re_i && waddr_i == raddr_i))
+    else $error("tpu_link_ram: read and write of the same word in one cycle");
 `endif
 
 endmodule

@@ -34,7 +34,10 @@ module tpu_acc #(
   output logic               idle_o
 );
 
-  logic [N*32-1:0] mem_q [AccRows];
+  // no_rw_check: Yosys need not give a read of the row being written either value, so it
+  // builds no bypass beside the block RAM.  Stage B never uses such a read (the forward
+  // below replaces it), and the read port never reads the row being written (asserted).
+  (* no_rw_check *) logic [N*32-1:0] mem_q [AccRows];
   logic [N*32-1:0] mem_rdata_q;
 
   // Stage A: read the row (one read port, shared); stage B: add and write.
@@ -128,5 +131,14 @@ module tpu_acc #(
 
   assign rd_valid_o = rd_pending_q;
   assign idle_o     = !sb_valid_q;
+
+  // Assertions
+`ifndef SYNTHESIS
+  logic rd_now;
+  assign rd_now = (ReadPort != 0) ? rd_valid_i : (rd_valid_i && !in_valid_i);
+  a_no_rd_collision: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(rd_now && sb_valid_q && rd_addr_i == sb_addr_q))
+    else $error("tpu_acc: the read port reads the row being written");
+`endif
 
 endmodule
