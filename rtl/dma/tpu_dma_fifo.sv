@@ -2,6 +2,14 @@
 // tpu_dma_fifo: synchronous first-word-fall-through FIFO (RAM plus pointers).
 `default_nettype none
 
+// A push is at data_o in the next cycle and data_o always shows the entry at the read
+// pointer, as with an asynchronous RAM.  Deeper than 16 entries, the storage is a block
+// RAM with a registered read: it reads the entry the read pointer will point at in the
+// next cycle, and a push to that entry in the same cycle is forwarded (a flag, a copy of
+// the pushed word and a mux), so data_o is cycle for cycle the asynchronous read.  Up to
+// 16 entries the array is read asynchronously: LUT RAM on the ECP5 (cheaper there than a
+// block RAM plus the registers), flip-flops on the iCE40 (docs/dma.md).
+
 module tpu_dma_fifo #(
   parameter int unsigned Width = 8,  // bits per entry
   parameter int unsigned Depth = 4   // entries; a power of two, at least 2
@@ -27,7 +35,20 @@ module tpu_dma_fifo #(
 
   assign empty_o = wptr_q == rptr_q;
   assign full_o  = (wptr_q ^ rptr_q) == {1'b1, {PtrWidth{1'b0}}};
-  assign data_o  = mem_q[rptr_q[PtrWidth-1:0]];
+
+  localparam bit UseRam = Depth > 16;
+  if (UseRam) begin : g_ram
+    logic             fwd_q;
+    logic [Width-1:0] fwd_data_q, rd_q;
+    always_ff @(posedge clk_i) begin
+      rd_q       <= mem_q[rptr_d[PtrWidth-1:0]];
+      fwd_q      <= push_i && wptr_q[PtrWidth-1:0] == rptr_d[PtrWidth-1:0];
+      fwd_data_q <= data_i;
+    end
+    assign data_o = fwd_q ? fwd_data_q : rd_q;
+  end else begin : g_regs
+    assign data_o = mem_q[rptr_q[PtrWidth-1:0]];
+  end
 
   always_comb begin
     wptr_d = wptr_q;

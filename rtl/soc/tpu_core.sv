@@ -197,12 +197,13 @@ module tpu_core #(
   // Buffers.
   logic              ld_we, act_we;
   logic [1:0]        ld_wbuf;
-  logic [15:0]       ld_waddr, act_waddr, mm_raddr, st_raddr, wb_raddr, vp_raddr;
+  logic [15:0]       ld_waddr, act_waddr, mm_rnext, st_rnext, wb_rnext, vp_rnext;
   logic [RowBytes*8-1:0] ld_wdata;
   logic [UbBits-1:0] act_wdata, mm_rdata, st_rdata, wb_rdata;
   logic [N*32-1:0]   vp_rdata;
 
-  tpu_core_ram #(.Rows(UbRows), .Width(UbBits)) u_ub (
+  // The read ports take the row of the next cycle (tpu_core_ram, docs/core.md).
+  tpu_core_ram #(.Rows(UbRows), .Width(UbBits), .NumWrite(2), .NumRead(2)) u_ub (
     .clk_i    (clk_i),
     .we0_i    (ld_we && ld_wbuf == tpu_isa_pkg::BufUb),
     .waddr0_i (ld_waddr),
@@ -210,13 +211,13 @@ module tpu_core #(
     .we1_i    (act_we),
     .waddr1_i (act_waddr),
     .wdata1_i (act_wdata),
-    .raddr0_i (mm_raddr),
+    .rnext0_i (mm_rnext),
     .rdata0_o (mm_rdata),
-    .raddr1_i (st_raddr),
+    .rnext1_i (st_rnext),
     .rdata1_o (st_rdata)
   );
   logic [UbBits-1:0] wb_unused;
-  tpu_core_ram #(.Rows(WbRows), .Width(UbBits)) u_wb (
+  tpu_core_ram #(.Rows(WbRows), .Width(UbBits), .NumWrite(1), .NumRead(1)) u_wb (
     .clk_i    (clk_i),
     .we0_i    (ld_we && ld_wbuf == tpu_isa_pkg::BufWb),
     .waddr0_i (ld_waddr),
@@ -224,13 +225,13 @@ module tpu_core #(
     .we1_i    (1'b0),
     .waddr1_i (16'd0),
     .wdata1_i ({UbBits{1'b0}}),
-    .raddr0_i (wb_raddr),
+    .rnext0_i (wb_rnext),
     .rdata0_o (wb_rdata),
-    .raddr1_i (16'd0),
+    .rnext1_i (16'd0),
     .rdata1_o (wb_unused)
   );
   logic [N*32-1:0] vp_unused;
-  tpu_core_ram #(.Rows(VpRows), .Width(N * 32)) u_vp (
+  tpu_core_ram #(.Rows(VpRows), .Width(N * 32), .NumWrite(1), .NumRead(1)) u_vp (
     .clk_i    (clk_i),
     .we0_i    (ld_we && ld_wbuf == tpu_isa_pkg::BufVp),
     .waddr0_i (ld_waddr),
@@ -238,9 +239,9 @@ module tpu_core #(
     .we1_i    (1'b0),
     .waddr1_i (16'd0),
     .wdata1_i ({(N * 32){1'b0}}),
-    .raddr0_i (vp_raddr),
+    .rnext0_i (vp_rnext),
     .rdata0_o (vp_rdata),
-    .raddr1_i (16'd0),
+    .rnext1_i (16'd0),
     .rdata1_o (vp_unused)
   );
 
@@ -457,7 +458,7 @@ module tpu_core #(
     .row_ready_i    (s_row_ready),
     .row_data_o     (s_row_data),
     .row_last_o     (s_row_last),
-    .ub_raddr_o     (st_raddr),
+    .ub_rnext_o     (st_rnext),
     .ub_rdata_i     (st_rdata),
     .done_o         (st_done),
     .done_bytes_o   (st_bytes),
@@ -492,14 +493,14 @@ module tpu_core #(
     .s2c_pop_o      (tok_pop[3]),
     .c2l_push_o     (tok_push[17 +: 17]),
     .c2s_push_o     (tok_push[34 +: 17]),
-    .ub_raddr_o     (mm_raddr),
+    .ub_rnext_o     (mm_rnext),
     .ub_rdata_i     (mm_rdata),
     .ub_we_o        (act_we),
     .ub_waddr_o     (act_waddr),
     .ub_wdata_o     (act_wdata),
-    .wb_raddr_o     (wb_raddr),
+    .wb_rnext_o     (wb_rnext),
     .wb_rdata_i     (wb_rdata),
-    .vp_raddr_o     (vp_raddr),
+    .vp_rnext_o     (vp_rnext),
     .vp_rdata_i     (vp_rdata),
     .done_o         (cq_done),
     .mxu_row_o      (mxu_row),

@@ -41,16 +41,17 @@ module tpu_core_compute #(
   output logic               s2c_pop_o,
   output logic [16:0]        c2l_push_o,   // tokens given this cycle
   output logic [16:0]        c2s_push_o,
-  // UB: MATMUL read port, ACTIVATE write port
-  output logic [15:0]        ub_raddr_o,
+  // UB: MATMUL read port, ACTIVATE write port.  The read ports take the row read in the
+  // next cycle (the buffers register it, docs/core.md); the data is that of the current row.
+  output logic [15:0]        ub_rnext_o,
   input  logic [UbBits-1:0]  ub_rdata_i,
   output logic               ub_we_o,
   output logic [15:0]        ub_waddr_o,
   output logic [UbBits-1:0]  ub_wdata_o,
   // WB and VP read ports
-  output logic [15:0]        wb_raddr_o,
+  output logic [15:0]        wb_rnext_o,
   input  logic [UbBits-1:0]  wb_rdata_i,
-  output logic [15:0]        vp_raddr_o,
+  output logic [15:0]        vp_rnext_o,
   input  logic [N*32-1:0]    vp_rdata_i,
   // Counters
   output logic [1:0]         done_o,       // instructions completed this cycle
@@ -101,8 +102,14 @@ module tpu_core_compute #(
   logic          wl_bf16_q, w_ready, w_fire;
   logic [UbBits-1:0] w_data;
   logic              m_bf16;
-  assign wb_raddr_o = wl_row_q + 16'(wl_k_q);
+  logic [15:0]   wb_raddr;
+  logic          wl_start;
+  assign wb_raddr   = wl_row_q + 16'(wl_k_q);
   assign w_fire     = wl_busy_q && w_ready;
+  assign wl_start   = head_to_nx && h_new_w;
+  // wb_raddr in the next cycle: wl_row_q and wl_k_q as the registers below update them.
+  assign wb_rnext_o = wl_start ? in[tpu_isa_pkg::MatmulWrowLsb +: 16] :
+                      wl_row_q + 16'(RW'(wl_k_q + RW'(w_fire)));
 
   // int8 rows use bytes [0, N); the MXU takes int8 in the low byte of each 16-bit lane.
   logic [UbBits-1:0] a_data;
@@ -127,7 +134,7 @@ module tpu_core_compute #(
     if (!rst_ni) begin
       wl_busy_q <= 1'b0;
       wl_k_q    <= '0;
-    end else if (head_to_nx && h_new_w) begin
+    end else if (wl_start) begin
       wl_busy_q <= 1'b1;
       wl_k_q    <= '0;
     end else if (w_fire) begin
@@ -136,7 +143,7 @@ module tpu_core_compute #(
     end
   end
   always_ff @(posedge clk_i) begin
-    if (head_to_nx && h_new_w) begin
+    if (wl_start) begin
       wl_row_q  <= in[tpu_isa_pkg::MatmulWrowLsb +: 16];
       wl_bf16_q <= in[tpu_isa_pkg::MatmulBf16Lsb];
     end
@@ -161,7 +168,10 @@ module tpu_core_compute #(
   assign a_first    = m_new_w && i_q == '0;
   assign a_fire     = a_valid && a_ready;
   assign mm_last    = i_q == m_rows - 16'd1;
-  assign ub_raddr_o = m_urow + i_q;
+  logic [15:0] ub_raddr;
+  assign ub_raddr   = m_urow + i_q;
+  // ub_raddr in the next cycle: cur_q and i_q as the registers below update them.
+  assign ub_rnext_o = nx_to_cur ? nx_q[tpu_isa_pkg::MatmulUrowLsb +: 16] : m_urow + i_q + 16'(a_fire);
   assign wait_weights_o = a_valid && a_first && !a_ready;
 
   // Completion of MATMULs: {push_prev, push_next} travel with the last row.
@@ -211,7 +221,11 @@ module tpu_core_compute #(
   assign f_fp32   = f_out == 2'(tpu_isa_pkg::OutFp32);
 
   logic [N*32-1:0] bias_q, m0_q, shift_q;
-  assign vp_raddr_o = f_vrow + ((ph_q == PM0) ? 16'd1 : (ph_q == PShift) ? 16'd2 : 16'd0);
+  logic [15:0] vp_raddr;
+  assign vp_raddr   = f_vrow + ((ph_q == PM0) ? 16'd1 : (ph_q == PShift) ? 16'd2 : 16'd0);
+  // vp_raddr in the next cycle: act_q and ph_q as the registers below update them.
+  assign vp_rnext_o = (nx_to_act ? nx_q[tpu_isa_pkg::ActivateVrowLsb +: 16] : f_vrow) +
+                      ((ph_d == PM0) ? 16'd1 : (ph_d == PShift) ? 16'd2 : 16'd0);
 
   // ACC read iterator: o2, o1 (outputs), j2, j1 (window), addresses kept incrementally.
   logic [11:0] o1_q, o2_q;
@@ -505,6 +519,27 @@ module tpu_core_compute #(
 
   // Assertions
 `ifndef SYNTHESIS
+  // The next-cycle read rows are the rows read one cycle later.
+  logic        chk_q;
+  logic [15:0] ub_rnext_q, wb_rnext_q, vp_rnext_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) chk_q <= 1'b0;
+    else         chk_q <= 1'b1;
+  end
+  always_ff @(posedge clk_i) begin
+    ub_rnext_q <= ub_rnext_o;
+    wb_rnext_q <= wb_rnext_o;
+    vp_rnext_q <= vp_rnext_o;
+  end
+  a_ub_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(chk_q && ub_rnext_q != ub_raddr))
+    else $error("tpu_core_compute: UB read row %0h, announced %0h", ub_raddr, ub_rnext_q);
+  a_wb_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(chk_q && wb_rnext_q != wb_raddr))
+    else $error("tpu_core_compute: WB read row %0h, announced %0h", wb_raddr, wb_rnext_q);
+  a_vp_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(chk_q && vp_rnext_q != vp_raddr))
+    else $error("tpu_core_compute: VP read row %0h, announced %0h", vp_raddr, vp_rnext_q);
   a_acc_order: assert property (@(posedge clk_i) disable iff (!rst_ni)
       !(run && !earlier_done))
     else $error("tpu_core_compute: ACTIVATE reads ACC before an earlier MATMUL completed");

@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// tpu_core_ram: an on-chip buffer (UB, WB, VP) with two write and two read ports.
+// tpu_core_ram: an on-chip buffer (UB, WB, VP) with one or two write and read ports, built
+// from block RAMs (one write, one registered read each) yet read like an asynchronous RAM.
 `default_nettype none
 
-// Simulation model of a multi-port buffer: reads are combinational, writes take effect
-// at the clock edge; when both write ports hit the same row, port 1 wins (the ISA calls
-// such a program a race).  Board builds map it onto banked block RAM (docs/core.md).
+// Each read port takes the address it will read in the NEXT cycle (rnext*_i: the value its
+// address register is about to take) and registers the row at the clock edge, so rdata*_o
+// shows mem[address] in the cycle the address is current, as a combinational read would.
+// A write at the same edge to that row is forwarded (a compare and a mux), so a read
+// right after a write sees the new data exactly as before.  With two write ports every
+// (write port, read port) pair has its own copy and a live-value table (one bit per row,
+// in flip-flops) says which port wrote the row last; when both write ports hit the same
+// row in one cycle, port 1 wins (the ISA calls such a program a race).  docs/core.md.
 module tpu_core_ram #(
-  parameter int unsigned Rows  = 256,  // rows
-  parameter int unsigned Width = 64,   // bits per row
+  parameter int unsigned Rows     = 256,  // rows
+  parameter int unsigned Width    = 64,   // bits per row
+  parameter int unsigned NumWrite = 2,    // write ports (1 or 2; port 1 unused when 1)
+  parameter int unsigned NumRead  = 2,    // read ports (1 or 2; port 1 unused when 1)
   localparam int unsigned Aw = (Rows > 1) ? $clog2(Rows) : 1
 ) (
   input  logic             clk_i,
@@ -17,32 +25,87 @@ module tpu_core_ram #(
   input  logic             we1_i,
   input  logic [15:0]      waddr1_i,
   input  logic [Width-1:0] wdata1_i,
-  input  logic [15:0]      raddr0_i,
+  input  logic [15:0]      rnext0_i,   // the row read port 0 reads in the next cycle
   output logic [Width-1:0] rdata0_o,
-  input  logic [15:0]      raddr1_i,
+  input  logic [15:0]      rnext1_i,
   output logic [Width-1:0] rdata1_o
 );
   /* verilator no_inline_module */
 
-  logic [Width-1:0] mem_q [Rows];
+  // Ports as packed vectors: [port * size +: size].
+  logic [1:0]         we;
+  logic [2*Aw-1:0]    wa, ra;
+  logic [2*Width-1:0] wd;
+  assign we = {NumWrite > 1 && we1_i, we0_i};
+  assign wa = {Aw'(waddr1_i), Aw'(waddr0_i)};
+  assign wd = {wdata1_i, wdata0_i};
+  assign ra = {Aw'(rnext1_i), Aw'(rnext0_i)};
 
-  assign rdata0_o = mem_q[Aw'(raddr0_i)];
-  assign rdata1_o = mem_q[Aw'(raddr1_i)];
-
-  always_ff @(posedge clk_i) begin
-    if (we0_i) mem_q[Aw'(waddr0_i)] <= wdata0_i;
-    if (we1_i) mem_q[Aw'(waddr1_i)] <= wdata1_i;
+  // One block RAM per (write port, read port): written in place, read registered.
+  // bank_q[(w * 2 + r) * Width +: Width] is the row read port r registered from copy w.
+  logic [4*Width-1:0] bank_q;
+  for (genvar w = 0; w < 2; w++) begin : g_w
+    for (genvar r = 0; r < 2; r++) begin : g_r
+      if (w < NumWrite && r < NumRead) begin : g_bank
+        logic [Width-1:0] mem_q [Rows];
+        logic [Width-1:0] rd_q;
+        always_ff @(posedge clk_i) begin
+          if (we[w]) mem_q[wa[w*Aw +: Aw]] <= wd[w*Width +: Width];
+          rd_q <= mem_q[ra[r*Aw +: Aw]];
+        end
+        assign bank_q[(w*2+r)*Width +: Width] = rd_q;
+      end else begin : g_none
+        assign bank_q[(w*2+r)*Width +: Width] = '0;
+      end
+    end
   end
 
+  // Live-value table: 1 when write port 1 wrote the row last.
+  logic [1:0] sel;
+  if (NumWrite > 1) begin : g_lvt
+    logic       lvt_q [Rows];
+    logic [1:0] sel_q;
+    always_ff @(posedge clk_i) begin
+      if (we[0]) lvt_q[wa[0 +: Aw]] <= 1'b0;
+      if (we[1]) lvt_q[wa[Aw +: Aw]] <= 1'b1;
+      sel_q[0] <= lvt_q[ra[0 +: Aw]];
+      sel_q[1] <= lvt_q[ra[Aw +: Aw]];
+    end
+    assign sel = sel_q;
+  end else begin : g_no_lvt
+    assign sel = '0;
+  end
+
+  // Forwarding of a write at the edge that registers the read (port 1 wins).
+  logic [1:0]         hit0, hit1, fwd_q;
+  logic [2*Width-1:0] fwd_data_q, rdata;
+  for (genvar r = 0; r < 2; r++) begin : g_fwd
+    assign hit0[r] = we[0] && wa[0 +: Aw] == ra[r*Aw +: Aw];
+    assign hit1[r] = we[1] && wa[Aw +: Aw] == ra[r*Aw +: Aw];
+    always_ff @(posedge clk_i) begin
+      fwd_q[r]                    <= hit0[r] || hit1[r];
+      fwd_data_q[r*Width +: Width] <= hit1[r] ? wdata1_i : wdata0_i;
+    end
+    assign rdata[r*Width +: Width] = fwd_q[r] ? fwd_data_q[r*Width +: Width] :
+                                     sel[r] ? bank_q[(2+r)*Width +: Width] :
+                                                bank_q[r*Width +: Width];
+  end
+  assign rdata0_o = rdata[0 +: Width];
+  assign rdata1_o = (NumRead > 1) ? rdata[Width +: Width] : '0;
+
   logic unused;
-  assign unused = ^{raddr0_i, raddr1_i};
+  assign unused = ^{rnext0_i, rnext1_i, waddr0_i, waddr1_i, wd, wa, ra, bank_q, hit0, hit1, rdata};
 
   // Assertions
 `ifndef SYNTHESIS
+  initial assert (NumWrite >= 1 && NumWrite <= 2 && NumRead >= 1 && NumRead <= 2)
+    else $error("tpu_core_ram: NumWrite %0d / NumRead %0d must be 1 or 2", NumWrite, NumRead);
   a_w0_range: assert property (@(posedge clk_i) !(we0_i && 32'(waddr0_i) >= Rows))
     else $error("tpu_core_ram: write port 0 row %0d outside %0d rows", waddr0_i, Rows);
-  a_w1_range: assert property (@(posedge clk_i) !(we1_i && 32'(waddr1_i) >= Rows))
+  a_w1_range: assert property (@(posedge clk_i) !(NumWrite > 1 && we1_i && 32'(waddr1_i) >= Rows))
     else $error("tpu_core_ram: write port 1 row %0d outside %0d rows", waddr1_i, Rows);
+  a_w1_unused: assert property (@(posedge clk_i) !(NumWrite < 2 && we1_i))
+    else $error("tpu_core_ram: write on port 1 of a one-write-port RAM");
 `endif
 
 endmodule

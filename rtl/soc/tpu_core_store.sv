@@ -51,8 +51,8 @@ module tpu_core_store #(
   input  logic                  row_ready_i,
   output logic [RowBytes*8-1:0] row_data_o,
   output logic                  row_last_o,
-  // UB read port (combinational)
-  output logic [15:0]           ub_raddr_o,
+  // UB read port: the row read in the next cycle (the UB registers it, docs/core.md)
+  output logic [15:0]           ub_rnext_o,
   input  logic [UbBits-1:0]     ub_rdata_i,
   // Completion, faults and counters
   output logic                  done_o,
@@ -126,7 +126,10 @@ module tpu_core_store #(
   assign in_bounds = c1_q >= 0 && c1_q < $signed({20'b0, f_bound1}) &&
                      c2_q >= 0 && c2_q < $signed({20'b0, f_bound2});
 
-  assign ub_raddr_o  = insn_q[tpu_isa_pkg::DmaRowLsb +: 16] + idx_q[15:0];
+  logic [15:0] ub_raddr;
+  assign ub_raddr    = insn_q[tpu_isa_pkg::DmaRowLsb +: 16] + idx_q[15:0];
+  // ub_raddr in the next cycle: insn_q and idx_q as the registers below update them.
+  assign ub_rnext_o  = start ? in[tpu_isa_pkg::DmaRowLsb +: 16] : ub_raddr + 16'(row_fire);
   assign row_valid_o = run_q && !rows_sent_q;
   assign row_data_o  = RB'(ub_rdata_i);
   assign row_last_o  = idx_q == total - 24'd1;
@@ -213,6 +216,17 @@ module tpu_core_store #(
 
   // Assertions
 `ifndef SYNTHESIS
+  // The next-cycle read row is the row read one cycle later.
+  logic        chk_q;
+  logic [15:0] ub_rnext_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) chk_q <= 1'b0;
+    else         chk_q <= 1'b1;
+  end
+  always_ff @(posedge clk_i) ub_rnext_q <= ub_rnext_o;
+  a_ub_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(chk_q && ub_rnext_q != ub_raddr))
+    else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr, ub_rnext_q);
   a_no_bad_desc: assert property (@(posedge clk_i) disable iff (!rst_ni)
       !(sts_valid_i && sts_ready_o &&
         (sts_code_i == tpu_dma_pkg::StsBadDesc || sts_code_i == tpu_dma_pkg::StsStream)))
