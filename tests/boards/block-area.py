@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""block-area.py - iCE40 resources of every block of a board's SoC (docs/performance.md, Boards).
+
+Synthesizes a board top (default icebreaker_top in the icebreaker configuration) with
+Yosys `synth_ice40 -dsp -noflatten`, so that each module keeps its own cells, and prints
+per block (the module with everything below it, as many instances as the design has)
+SB_LUT4, flip-flops, SB_CARRY, SB_MAC16, SB_RAM40_4K and SB_SPRAM256KA.
+
+--blackbox MOD (repeatable) leaves a module out (counted apart): e.g. memories that are
+being rewritten, or whose flip-flop mapping would take Yosys most of an hour.
+
+Without hierarchy flattening nothing propagates across module ports (tied-off inputs,
+unused outputs), so the figures are a little above those of the flattened build.
+
+Example:
+  tests/boards/block-area.py --blackbox tpu_core_ram --blackbox tpu_core_fifo \\
+      --out build/boards/area
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+FF_PREFIX = "SB_DFF"
+KINDS = ("lut", "ff", "carry", "mac16", "ebr", "spram")
+
+
+def cell_kind(t):
+    if t == "SB_LUT4":
+        return "lut"
+    if t.startswith(FF_PREFIX):
+        return "ff"
+    if t == "SB_CARRY":
+        return "carry"
+    if t == "SB_MAC16":
+        return "mac16"
+    if t.startswith("SB_RAM40_4K"):
+        return "ebr"
+    if t == "SB_SPRAM256KA":
+        return "spram"
+    return None
+
+
+def base_name(m):
+    # $paramod$<hash>\tpu_x  or  $paramod\tpu_x\P=V...  or  tpu_x
+    m = m.lstrip("\\")
+    if m.startswith("$paramod"):
+        parts = m.split("\\")
+        return parts[1] if len(parts) > 1 else m
+    return m
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--top", default="icebreaker_top")
+    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE on the top")
+    ap.add_argument("--define", action="append", default=[], help="Verilog define (e.g. TPU_ICE40)")
+    ap.add_argument("--blackbox", action="append", default=[], help="module left out")
+    ap.add_argument("--out", default="build/boards/area")
+    ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yosys"))
+    ap.add_argument("--json", help="reuse an existing stat JSON instead of synthesizing")
+    ap.add_argument("srcs", nargs="*")
+    a = ap.parse_args()
+
+    os.makedirs(a.out, exist_ok=True)
+    stat = a.json or os.path.join(a.out, "stat.json")
+    if not a.json:
+        if not a.srcs:
+            sys.exit("block-area: no sources")
+        chp = " ".join(f"-set {p.split('=', 1)[0]} {p.split('=', 1)[1]}" for p in a.param)
+        defs = "".join(f" -D{d}" for d in a.define)
+        ys = [f"read_verilog -sv -DSYNTHESIS{defs} {' '.join(a.srcs)}"]
+        if chp:
+            ys.append(f"chparam {chp} {a.top}")
+        ys.append(f"hierarchy -top {a.top}")
+        for b in a.blackbox:
+            # derived modules ($paramod...\b) and the plain one
+            ys.append(f"blackbox *{b}")
+        ys.append(f"synth_ice40 -dsp -noflatten -top {a.top}")
+        ys.append(f"tee -q -o {stat} stat -json")
+        ysf = os.path.join(a.out, "area.ys")
+        with open(ysf, "w") as f:
+            f.write("\n".join(ys) + "\n")
+        r = subprocess.run([a.yosys, "-q", "-l", os.path.join(a.out, "area.log"), "-s", ysf],
+                           stdout=subprocess.DEVNULL)
+        if r.returncode:
+            sys.exit(f"block-area: Yosys failed (log {a.out}/area.log)")
+
+    with open(stat) as f:
+        txt = f.read()
+    # Yosys 0.23 writes the design hierarchy as plain text into the "design" part of the
+    # JSON: keep the "modules" part, which closes with the first line "   }," after it.
+    txt = txt[txt.index("{"):]
+    end = txt.index("\n   },", txt.index('"modules"'))
+    doc = json.loads(txt[:end] + "\n   }\n}")
+    mods = doc["modules"]
+    own = {}
+    subs = {}
+    for m, d in mods.items():
+        c = dict.fromkeys(KINDS, 0)
+        s = []
+        for t, n in d.get("num_cells_by_type", {}).items():
+            k = cell_kind(t)
+            if k:
+                c[k] += n
+            elif t.lstrip("\\") in mods or t in mods:
+                s += [t if t in mods else t.lstrip("\\")] * n
+        own[m] = c
+        subs[m] = s
+
+    memo = {}
+
+    def total(m):
+        if m in memo:
+            return memo[m]
+        c = dict(own.get(m, dict.fromkeys(KINDS, 0)))
+        for s in subs.get(m, []):
+            t = total(s)
+            for k in KINDS:
+                c[k] += t[k]
+        memo[m] = c
+        return c
+
+    # instances per base name, each with its subtree (every instance counted)
+    agg = {}
+    inst = {}
+
+    def walk(m):
+        for s in subs.get(m, []):
+            b = base_name(s)
+            t = total(s)
+            a2 = agg.setdefault(b, dict.fromkeys(KINDS, 0))
+            for k in KINDS:
+                a2[k] += t[k]
+            inst[b] = inst.get(b, 0) + 1
+            walk(s)
+
+    tops = [m for m in mods if base_name(m) == a.top]
+    top = tops[0]
+    walk(top)
+    tt = total(top)
+    rows = sorted(agg.items(), key=lambda kv: -(kv[1]["lut"] + kv[1]["ff"]))
+    hdr = f"{'block (with its submodules)':34s} {'inst':>4s} {'LUT4':>7s} {'FF':>7s} {'CARRY':>6s} {'MAC16':>5s} {'EBR':>4s} {'SPRAM':>5s}"
+    print(hdr)
+    print(f"{a.top + ' (whole)':34s} {1:4d} " + " ".join(f"{tt[k]:{w}d}" for k, w in zip(KINDS, (7, 7, 6, 5, 4, 5))))
+    for b, c in rows:
+        bb = " (blackbox)" if b in a.blackbox else ""
+        print(f"{b + bb:34s} {inst[b]:4d} " + " ".join(f"{c[k]:{w}d}" for k, w in zip(KINDS, (7, 7, 6, 5, 4, 5))))
+    with open(os.path.join(a.out, "blocks.json"), "w") as f:
+        json.dump({"top": tt, "blocks": agg, "instances": inst}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
