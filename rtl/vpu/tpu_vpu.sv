@@ -13,6 +13,15 @@ module tpu_vpu #(
   // Lanes computed per cycle, a divisor of N: a row takes N/Lanes cycles.
   // Fewer lanes, fewer multipliers (FPGA builds).
   parameter int unsigned Lanes = N,
+  // 1: the requantizing multiply of each lane is bit-serial in logic, no DSPs: an int8
+  // result chunk waits 32 cycles in the multiply stage (the whole pipeline holds), so a
+  // row of N/Lanes chunks takes 33 N/Lanes cycles instead of N/Lanes.  The default is 1
+  // where TPU_ICE40 is defined (the iCEBreaker build, whose 8 SB_MAC16 are the array's).
+`ifdef TPU_ICE40
+  parameter int unsigned SerialMul = 1,
+`else
+  parameter int unsigned SerialMul = 0,
+`endif
   // Chunks per row and the width of a chunk index.
   localparam int unsigned C = N / Lanes,
   localparam int unsigned KW = (C > 1) ? $clog2(C) : 1,
@@ -50,9 +59,11 @@ module tpu_vpu #(
 
   localparam logic [KW-1:0] LastK = KW'(C - 1);
 
-  // The whole pipeline advances together unless a result waits at the output.
-  logic adv;
-  assign adv = !m_valid_q || m_ready_i;
+  // The whole pipeline advances together unless a result waits at the output or (SerialMul)
+  // the int8 element in the multiply stage is not multiplied yet: mc_q counts its steps.
+  logic adv, mul_wait;
+  logic [5:0] mc_q;
+  assign adv = (!m_valid_q || m_ready_i) && !mul_wait;
 
   // ---------------------------------------------------------------------------
   // Input register: a row waits here while its N/Lanes chunks are reduced.
@@ -116,6 +127,8 @@ module tpu_vpu #(
         p3_valid_q <= p2_valid_q;
         p4_valid_q <= p3_valid_q;
         m_valid_q  <= p4_valid_q && (p4_k_q == LastK);
+      end else if (m_ready_i) begin
+        m_valid_q  <= 1'b0;     // taken while the multiply holds the pipeline
       end
     end
   end
@@ -141,6 +154,18 @@ module tpu_vpu #(
 
   assign fp   = (EnableBf16 != 0) && (cfg_out_i != 2'd0);
 
+  if (SerialMul != 0) begin : g_mc
+    assign mul_wait = p1_valid_q && !fp && mc_q != 6'd32;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)       mc_q <= '0;
+      else if (adv)      mc_q <= '0;
+      else if (mul_wait) mc_q <= mc_q + 6'd1;
+    end
+  end else begin : g_no_mc
+    assign mul_wait = 1'b0;
+    assign mc_q = '0;
+  end
+
   // The clamp bounds relative to the zero point, registered without an enable:
   // the configuration is stable from the first row, and the output stage uses
   // them five cycles later at the earliest.
@@ -162,10 +187,13 @@ module tpu_vpu #(
 
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     tpu_vpu_lane #(
-      .EnableBf16 (EnableBf16)
+      .EnableBf16 (EnableBf16),
+      .SerialMul  (SerialMul)
     ) u_lane (
       .clk_i    (clk_i),
       .en_i     (adv),
+      .mul_step_i (mul_wait),
+      .mul_last_i (mc_q == 6'd31),
       .fp_i     (fp),
       .bf16_i   (bf16),
       .pool_i   (cfg_pool_i),

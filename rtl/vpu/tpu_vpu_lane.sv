@@ -8,11 +8,17 @@ module tpu_vpu_lane #(
   // 1: fp32 reduction, bias, ReLU/ReLU6 and fp32 -> bf16 as well as int8; 0: int8 only
   // (the floating-point logic is not built).
   parameter int unsigned EnableBf16 = 1,
+  // 1: the requantizing 32 x 32 multiply is bit-serial in logic (32 steps, mul_step_i;
+  // tpu_vpu holds the pipeline meanwhile); 0: one combinational multiply (DSPs on FPGAs).
+  parameter int unsigned SerialMul = 0,
   // Result bits: fp32 words need 32, int8 bytes 8.
   localparam int unsigned OW = (EnableBf16 != 0) ? 32 : 8
 ) (
   input  logic          clk_i,
   input  logic          en_i,       // advance the pipeline one stage
+  // SerialMul: one step of s1_q x m0_q (mul_last_i: the step of m0's sign bit), en_i low
+  input  logic          mul_step_i,
+  input  logic          mul_last_i,
   // Configuration of the instruction (stable while it runs).
   input  logic          fp_i,       // ACC holds fp32 (BF16 or FP32 output); else int32
   input  logic          bf16_i,     // round the fp32 result to bf16 (with fp_i)
@@ -84,7 +90,34 @@ module tpu_vpu_lane #(
   logic [33:0] s2_d;
 
   assign int_s1 = (v_q + bias_i) << left_of(shift1_i);
-  assign prod   = 64'($signed(s1_q) * $signed(m0_q));
+  if (SerialMul != 0) begin : g_mul_serial
+    // Shift-and-add over the bits of m0 (the last one weighs -2^31), low bit first: the
+    // partial product's high part in mh_q (34 bits: |mh + s1| < 2^33), its low bits shift
+    // into ml_q as m0's bits shift out.  Starts whenever the pipeline advances (a new
+    // s1_q, m0_q); after 32 steps {mh_q[31:0], ml_q} is the product.
+    logic [33:0] mh_q, mh_sum;
+    logic [31:0] ml_q;
+    always_comb begin
+      mh_sum = mh_q;
+      if (ml_q[0]) mh_sum = mul_last_i ? mh_q - 34'($signed(s1_q)) : mh_q + 34'($signed(s1_q));
+    end
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        mh_q <= '0;
+        ml_q <= m0_i;
+      end else if (mul_step_i) begin
+        mh_q <= {mh_sum[33], mh_sum[33:1]};
+        ml_q <= {mh_sum[0], ml_q[31:1]};
+      end
+    end
+    assign prod = {mh_q[31:0], ml_q};
+    logic unused_mh;
+    assign unused_mh = ^mh_q[33:32];
+  end else begin : g_mul_comb
+    assign prod = 64'($signed(s1_q) * $signed(m0_q));
+    logic unused_step;
+    assign unused_step = ^{mul_step_i, mul_last_i};
+  end
   assign s2_d   = fp ? {2'b00, fp_s2} : prod[63:30];
 
   // SRDHM: with nudge = p >= 0 ? 2^30 : 1 - 2^30, (p + nudge) / 2^31 truncated

@@ -7,11 +7,14 @@ VPU_TB_DEPS := host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_is
 # name:N:EnableBf16:Lanes - every configuration the VPU is tested in (sim16's
 # unit, the iCEBreaker's, the ULX3S's with a quarter of the lanes, and a
 # chunked bf16 one).  Lint also covers the ULX3S's at full width and one lane.
-VPU_CONFIGS := v16:16:1:16 v4i:4:0:4 v16il4:16:0:4 v8l2:8:1:2
+# name:...:SerialMul (optional) - v4is is the iCEBreaker's as its board build makes it
+# (bit-serial multiply, TPU_ICE40), v8ls2 a chunked bf16 one with it.
+VPU_CONFIGS := v16:16:1:16 v4i:4:0:4 v16il4:16:0:4 v8l2:8:1:2 v4is:4:0:4:1 v8ls2:8:1:2:1
 VPU_LINT_ONLY := v16i:16:0:16 v4il1:4:0:1 v32:32:1:32
 
 vpu_f = $(word $(2),$(subst :, ,$(1)))
-vpu_params = N=$(call vpu_f,$(1),2) EnableBf16=$(call vpu_f,$(1),3) Lanes=$(call vpu_f,$(1),4)
+vpu_params = N=$(call vpu_f,$(1),2) EnableBf16=$(call vpu_f,$(1),3) Lanes=$(call vpu_f,$(1),4) \
+  SerialMul=$(or $(call vpu_f,$(1),5),0)
 define vpu_config
 $(eval $(call tb_model,vpu_$(call vpu_f,$(1),1),tpu_vpu,$(VPU_RTL),$(addprefix -G,$(call vpu_params,$(1)))))
 $(eval $(call tb_prog,tb_vpu_$(call vpu_f,$(1),1),vpu_$(call vpu_f,$(1),1),$(VPU_TB)))
