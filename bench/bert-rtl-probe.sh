@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Reduced BERT matmuls (M = 128, N = 32: one tile of 2 output-channel tiles) on ref:sim16
-# and on the RTL (sim16), with the counters that show where the RTL's cycles go
-# (docs/performance.md, "BERT on the RTL: where the cycles go").  Not run by make test
-# or make bench; about 30 CPU-s in all on the RTL.
+# Reduced BERT matmuls (M = 128 as in BERT, N = 256: 16 output-channel tiles, each K-step
+# as in the full matmul) and GEMMs of other shapes on ref:sim16 and on the RTL (sim16), with
+# the counters that show where the RTL's cycles go (docs/performance.md, "BERT on the RTL").
+# Not run by make test or make bench; about 2 CPU-minutes in all on the RTL.
+# bf16 goes through `picotpu gemm ... bf16`: fp32 output.
 #   bench/bert-rtl-probe.sh [M N K [bf16]]...   (default: the shapes of that section)
 # chan = pseudo-channels the A rows of one K-step fall in: the row pitch is the runtime's
 # (ptpu_gemm_lda: K * EW rounded up to 32 bytes, plus 256 when a multiple of 512 above 1 KB),
@@ -16,9 +17,9 @@ set -eu -o pipefail
 cli=${PROBE_CLI:-build/host/picotpu}
 [ -x "$cli" ] && [ -f build/sim/sim16/libpicotpu_sim.so ] ||
   { echo "bert-rtl-probe: build $cli and build/sim/sim16/libpicotpu_sim.so first" >&2; exit 2; }
-if [ $# -eq 0 ]; then
-  set -- "128 32 768" "128 32 3072" "128 32 3328" "128 32 768 bf16" "128 32 896 bf16" \
-         "128 32 3072 bf16" "128 32 3200 bf16"
+if [ $# -eq 0 ]; then   # the before/after table of docs/performance.md
+  set -- "128 256 768" "128 256 3072" "128 256 768 bf16" "128 256 3072 bf16" "128 128 64" \
+         "128 32 3072 bf16" "512 32 1024" "196 256 1024" "3136 128 256"
 fi
 one() {   # one DEVICE M N K [bf16]: "cycles rows util load_wait_mem compute_idle check"
   local dev=$1; shift
