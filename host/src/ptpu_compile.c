@@ -934,7 +934,10 @@ static int lower_pool(struct ptpu_cc *cc, const struct ptpu_model *m, const stru
     const struct ptpu_tensor *ti = &m->t[op->in[0]], *to = &m->t[op->out];
     int n = hw->n, tm = tile_rows(hw, 1), C = ti->c, mx = op->type == PTPU_MOP_MAXPOOL;
     int padded = op->pt || op->pb || op->pl || op->pr;
-    if (!mx && !padded && to->h == 1 && to->w == 1 && op->kh * op->kw > 15)
+    /* global: the one window is the whole input (a 4x4 window on a 4x6 input with stride 3
+     * also has one output, but sums 16 of the 24 pixels) */
+    if (!mx && !padded && to->h == 1 && to->w == 1 && op->kh * op->kw > 15 &&
+        op->kh == ti->h && op->kw == ti->w)
         return lower_global_avgpool(cc, m, op, addr);
     if (!mx && !padded && (op->kh > 15 || op->kw > 15 || op->kh * op->kw > tm))
         return lower_avgpool_conv(cc, m, op, addr);
