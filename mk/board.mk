@@ -21,7 +21,9 @@
 #                       on the top, which passes them to tpu_soc
 #   BOARD_b_TOP_PARAMS  the board's own parameters of the top: clock (ClkHz, PLL), Baud, FwRamKb
 #   BOARD_b_DEFINES     Verilog defines of the build (and of its lint): -DTPU_ICE40 selects the
-#                       iCE40 primitives inside the SoC (SB_SPRAM256KA, SB_MAC16 in 8x8 mode)
+#                       iCE40 primitives inside the SoC (SB_SPRAM256KA, SB_MAC16 in 8x8 mode);
+#                       -DTPU_MXU_DSP_PES=n: only n of the array's PEs multiply with a DSP,
+#                       -DTPU_ECP5: the others in CCU2C carry chains (the ULX3S, constraints/ulx3s.mk)
 #   BOARD_b_MHZ         the stated system clock: nextpnr's --freq and the timing check
 #   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
@@ -91,7 +93,8 @@ $(foreach b,$(BOARDS),$(eval $(call board_rules,$(b))))
 # from Yosys's cell libraries (tests/boards/cells.vlt waives those files), and a Yosys read.
 YOSYS_SHARE ?= $(shell $(YOSYS)-config --datdir 2>/dev/null || echo /usr/share/yosys)
 BOARD_VCELLS_ice40 := $(YOSYS_SHARE)/ice40/cells_sim.v
-BOARD_VCELLS_ecp5 := $(YOSYS_SHARE)/ecp5/cells_bb.v tests/boards/BB.v
+BOARD_VCELLS_ecp5 := tests/boards/BB.v $(YOSYS_SHARE)/ecp5/cells_bb.v $(YOSYS_SHARE)/ecp5/cells_sim.v
+BOARD_VINC_ecp5 := -I$(YOSYS_SHARE)/ecp5 -Wno-MODDUP
 BOARD_YCELLS_ice40 := $(YOSYS_SHARE)/ice40/cells_sim.v
 BOARD_YCELLS_ecp5 := $(YOSYS_SHARE)/ecp5/cells_bb.v $(YOSYS_SHARE)/ecp5/cells_sim.v
 define board_lint
@@ -103,7 +106,7 @@ build/lint/board-$(1).ok: $(SOC_SRCS) $(BOARD_$(1)_SRCS) mk/configs.mk constrain
 	@mkdir -p $$(@D)
 	@echo "  LINT board-$(1)"
 	@$(VERILATOR) $(LINT_VFLAGS) tests/boards/cells.vlt --top-module $(BOARD_$(1)_TOP) \
-	  -DNO_ICE40_DEFAULT_ASSIGNMENTS $(BOARD_$(1)_DEFINES) $(call lint_gparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) \
+	  -DNO_ICE40_DEFAULT_ASSIGNMENTS $(BOARD_VINC_$(BOARD_$(1)_FAMILY)) $(BOARD_$(1)_DEFINES) $(call lint_gparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) \
 	  $(BOARD_VCELLS_$(BOARD_$(1)_FAMILY)) $(SOC_SRCS) $(BOARD_$(1)_SRCS)
 	@$(YOSYS) -q -l $$(@D)/board-$(1).yosys.log -p 'read_verilog -lib $(BOARD_YCELLS_$(BOARD_$(1)_FAMILY)); \
 	  read_verilog -defer -sv -DSYNTHESIS $(BOARD_$(1)_DEFINES) $(SOC_SRCS) $(BOARD_$(1)_SRCS); hierarchy -check -top $(BOARD_$(1)_TOP) \

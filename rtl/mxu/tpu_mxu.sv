@@ -22,6 +22,15 @@ module tpu_mxu #(
 `else
   parameter int unsigned Ice40Mac16 = 0,
 `endif
+  // PEs that multiply int8 with an inferred `*` (a DSP on an FPGA), counted row by row from
+  // the top row; the others multiply in logic (tpu_mxu_mul_logic), bit-identical.  The
+  // default, all N x N, is overridden where TPU_MXU_DSP_PES is defined (the ULX3S build,
+  // mk/board.mk, whose ECP5 has 156 multipliers for the whole SoC).
+`ifdef TPU_MXU_DSP_PES
+  parameter int unsigned DspPes = `TPU_MXU_DSP_PES,
+`else
+  parameter int unsigned DspPes = N * N,
+`endif
   // Bits per element on the weight and activation streams.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   // Activation lane width inside the array (int8 minus zero point needs 9 bits).
@@ -170,7 +179,8 @@ module tpu_mxu #(
     .N          (N),
     .EnableBf16 (EnableBf16),
     .WideLanes  (WideLanes),
-    .Ice40Mac16 (Ice40Mac16)
+    .Ice40Mac16 (Ice40Mac16),
+    .DspPes     (DspPes)
   ) u_array (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

@@ -22,6 +22,15 @@ module tpu_mxu_array #(
 `else
   parameter int unsigned Ice40Mac16 = 0,
 `endif
+  // PEs that multiply int8 with an inferred `*` (a DSP on an FPGA), counted row by row from
+  // the top row; the others multiply in logic (tpu_mxu_mul_logic), bit-identical.  The
+  // default, all N x N, is overridden where TPU_MXU_DSP_PES is defined (the ULX3S build,
+  // mk/board.mk, whose ECP5 has 156 multipliers for the whole SoC).
+`ifdef TPU_MXU_DSP_PES
+  parameter int unsigned DspPes = `TPU_MXU_DSP_PES,
+`else
+  parameter int unsigned DspPes = N * N,
+`endif
   // Width of one weight on the weight stream and in the shadow registers.
   localparam int unsigned EW = (EnableBf16 != 0) ? 16 : 8,
   // Width of an activation lane: int8 minus the zero point needs 9 bits.
@@ -83,6 +92,13 @@ module tpu_mxu_array #(
   end
 
   // ---------------------------------------------------------------------------
+  // Row k's PEs with a `*`: what is left of DspPes after the rows above, at most N.
+  function automatic int unsigned RowDspCols(input int unsigned k);
+    if (DspPes <= k * N)       RowDspCols = 0;
+    else if (DspPes - k * N >= N) RowDspCols = N;
+    else                       RowDspCols = DspPes - k * N;
+  endfunction
+
   // Processing elements, one module per array row; p_row[k] is what row k
   // passes down.
   (* mem2reg *) logic [N*32-1:0] p_row [N];
@@ -93,7 +109,8 @@ module tpu_mxu_array #(
       .EnableBf16 (EnableBf16),
       .WideLanes  (WideLanes),
       .Top        ((k == 0) ? 1 : 0),
-      .Ice40Mac16 (Ice40Mac16)
+      .Ice40Mac16 (Ice40Mac16),
+      .DspCols    (RowDspCols(k))
     ) u_row (
       .clk_i    (clk_i),
       .a_i      (col0[k]),

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""block-area.py - iCE40 resources of every block of a board's SoC (docs/performance.md, Boards).
+"""block-area.py - iCE40 or ECP5 resources of every block of a board's SoC (docs/performance.md, Boards).
 
 Synthesizes a board top (default icebreaker_top in the icebreaker configuration) with
-Yosys `synth_ice40 -dsp -noflatten`, so that each module keeps its own cells, and prints
-per block (the module with everything below it, as many instances as the design has)
-SB_LUT4, flip-flops, SB_CARRY, SB_MAC16, SB_RAM40_4K and SB_SPRAM256KA.
+Yosys `synth_ice40 -dsp -noflatten` (--arch ecp5: `synth_ecp5 -noflatten`), so that each
+module keeps its own cells, and prints per block (the module with everything below it, as
+many instances as the design has) SB_LUT4, flip-flops, SB_CARRY, SB_MAC16, SB_RAM40_4K and
+SB_SPRAM256KA; on the ECP5 LUT4, TRELLIS_FF, CCU2C, MULT18X18D, DP16KD/PDPW16KD and
+TRELLIS_DPR16X4 (LUT RAM) in the same columns.
 
 --blackbox MOD (repeatable) leaves a module out (counted apart): e.g. memories that are
 being rewritten, or whose flip-flop mapping would take Yosys most of an hour.
@@ -26,6 +28,22 @@ import sys
 
 FF_PREFIX = "SB_DFF"
 KINDS = ("lut", "ff", "carry", "mac16", "ebr", "spram")
+
+
+def cell_kind_ecp5(t):
+    if t == "LUT4":
+        return "lut"
+    if t == "TRELLIS_FF":
+        return "ff"
+    if t == "CCU2C":
+        return "carry"
+    if t in ("MULT18X18D", "ALU54B"):
+        return "mac16"
+    if t in ("DP16KD", "PDPW16KD"):
+        return "ebr"
+    if t == "TRELLIS_DPR16X4":
+        return "spram"
+    return None
 
 
 def cell_kind(t):
@@ -56,6 +74,7 @@ def base_name(m):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--top", default="icebreaker_top")
+    ap.add_argument("--arch", choices=("ice40", "ecp5"), default="ice40")
     ap.add_argument("--param", action="append", default=[], help="NAME=VALUE on the top")
     ap.add_argument("--define", action="append", default=[], help="Verilog define (e.g. TPU_ICE40)")
     ap.add_argument("--blackbox", action="append", default=[], help="module left out")
@@ -72,14 +91,16 @@ def main():
             sys.exit("block-area: no sources")
         chp = " ".join(f"-set {p.split('=', 1)[0]} {p.split('=', 1)[1]}" for p in a.param)
         defs = "".join(f" -D{d}" for d in a.define)
-        ys = [f"read_verilog -sv -DSYNTHESIS{defs} {' '.join(a.srcs)}"]
+        ys = [] if a.arch == "ice40" else ["read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v"]
+        ys.append(f"read_verilog -sv -DSYNTHESIS{defs} {' '.join(a.srcs)}")
         if chp:
             ys.append(f"chparam {chp} {a.top}")
         ys.append(f"hierarchy -top {a.top}")
         for b in a.blackbox:
             # derived modules ($paramod...\b) and the plain one
             ys.append(f"blackbox *{b}")
-        ys.append(f"synth_ice40 -dsp -noflatten -top {a.top}")
+        synth = "synth_ice40 -dsp" if a.arch == "ice40" else "synth_ecp5"
+        ys.append(f"{synth} -noflatten -top {a.top}")
         ys.append(f"tee -q -o {stat} stat -json")
         ysf = os.path.join(a.out, "area.ys")
         with open(ysf, "w") as f:
@@ -96,14 +117,16 @@ def main():
     txt = txt[txt.index("{"):]
     end = txt.index("\n   },", txt.index('"modules"'))
     doc = json.loads(txt[:end] + "\n   }\n}")
-    mods = doc["modules"]
+    # plain module names are "\\name" in "modules" but "name" as cell types
+    mods = {m.lstrip("\\"): d for m, d in doc["modules"].items()}
+    kind = cell_kind if a.arch == "ice40" else cell_kind_ecp5
     own = {}
     subs = {}
     for m, d in mods.items():
         c = dict.fromkeys(KINDS, 0)
         s = []
         for t, n in d.get("num_cells_by_type", {}).items():
-            k = cell_kind(t)
+            k = kind(t)
             if k:
                 c[k] += n
             elif t.lstrip("\\") in mods or t in mods:
@@ -143,7 +166,10 @@ def main():
     walk(top)
     tt = total(top)
     rows = sorted(agg.items(), key=lambda kv: -(kv[1]["lut"] + kv[1]["ff"]))
-    hdr = f"{'block (with its submodules)':34s} {'inst':>4s} {'LUT4':>7s} {'FF':>7s} {'CARRY':>6s} {'MAC16':>5s} {'EBR':>4s} {'SPRAM':>5s}"
+    if a.arch == "ice40":
+        hdr = f"{'block (with its submodules)':34s} {'inst':>4s} {'LUT4':>7s} {'FF':>7s} {'CARRY':>6s} {'MAC16':>5s} {'EBR':>4s} {'SPRAM':>5s}"
+    else:
+        hdr = f"{'block (with its submodules)':34s} {'inst':>4s} {'LUT4':>7s} {'FF':>7s} {'CCU2C':>6s} {'MULT':>5s} {'BRAM':>4s} {'DPR16':>5s}"
     print(hdr)
     print(f"{a.top + ' (whole)':34s} {1:4d} " + " ".join(f"{tt[k]:{w}d}" for k, w in zip(KINDS, (7, 7, 6, 5, 4, 5))))
     for b, c in rows:

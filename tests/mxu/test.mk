@@ -28,7 +28,26 @@ MXU_ICE40_CELLS := $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || e
 $(eval $(call tb_model,mxu_n4m,tpu_mxu,tests/boards/cells.vlt $(MXU_ICE40_CELLS) $(MXU_RTL),-GN=4 -GEnableBf16=0 -GAccRows=64 -GWideLanes=0 -GIce40Mac16=1 -DNO_ICE40_DEFAULT_ASSIGNMENTS $(MXU_VFLAGS)))
 $(eval $(call tb_prog,tb_mxu_n4m,mxu_n4m,$(MXU_TB)))
 
-MXU_TESTS := $(foreach c,$(MXU_CONFIGS),test-mxu-$(call mxu_f,$(c),1)) test-mxu-n4m
+# Mixed PEs (DspPes): the first DspPes PEs, row by row, multiply with `*`, the others in
+# logic (tpu_mxu_mul_logic); name:N:EnableBf16:AccRows:WideLanes:DspPes.  n16d is the ULX3S
+# array (constraints/ulx3s.mk); n4d splits a row; n8d has the logic PEs in the int8 branch
+# of the bf16 datapath with wide lanes.
+MXU_DSP_CONFIGS := n4d:4:0:64:0:5 n8d:8:1:64:1:27 n16d:16:0:256:0:80
+define mxu_dsp_config
+$(eval $(call tb_model,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),-GN=$(call mxu_f,$(1),2) -GEnableBf16=$(call mxu_f,$(1),3) -GAccRows=$(call mxu_f,$(1),4) -GWideLanes=$(call mxu_f,$(1),5) -GDspPes=$(call mxu_f,$(1),6) $(MXU_VFLAGS)))
+$(eval $(call tb_prog,tb_mxu_$(call mxu_f,$(1),1),mxu_$(call mxu_f,$(1),1),$(MXU_TB)))
+$(eval $(call lint_config,mxu_$(call mxu_f,$(1),1),tpu_mxu,$(MXU_RTL),N=$(call mxu_f,$(1),2) EnableBf16=$(call mxu_f,$(1),3) AccRows=$(call mxu_f,$(1),4) WideLanes=$(call mxu_f,$(1),5) DspPes=$(call mxu_f,$(1),6)))
+endef
+$(foreach c,$(MXU_DSP_CONFIGS),$(eval $(call mxu_dsp_config,$(c))))
+
+# The ULX3S build's logic products (TPU_ECP5: CCU2C carry chains, tpu_mxu_mul_logic) with
+# Yosys's model of the primitive (ecp5/cells_sim.v), 4 x 4 with 5 DSP PEs; linted with the
+# board (lint-board-ulx3s).
+MXU_YOSYS_SHARE := $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || echo /usr/share/yosys)
+$(eval $(call tb_model,mxu_n4e,tpu_mxu,tests/boards/cells.vlt $(MXU_YOSYS_SHARE)/ecp5/cells_sim.v $(MXU_RTL),-GN=4 -GEnableBf16=0 -GAccRows=64 -GWideLanes=0 -GDspPes=5 -DTPU_ECP5 -I$(MXU_YOSYS_SHARE)/ecp5 $(MXU_VFLAGS)))
+$(eval $(call tb_prog,tb_mxu_n4e,mxu_n4e,$(MXU_TB)))
+
+MXU_TESTS := $(foreach c,$(MXU_CONFIGS) $(MXU_DSP_CONFIGS),test-mxu-$(call mxu_f,$(c),1)) test-mxu-n4m test-mxu-n4e
 TEST_TARGETS += $(MXU_TESTS)
 .PHONY: $(MXU_TESTS)
 $(MXU_TESTS): test-mxu-%: build/tb/bin/tb_mxu_%
