@@ -48,6 +48,18 @@ $(eval $(call tb_model,mxu_n4e,tpu_mxu,tests/boards/cells.vlt $(MXU_YOSYS_SHARE)
 $(eval $(call tb_prog,tb_mxu_n4e,mxu_n4e,$(MXU_TB)))
 
 MXU_TESTS := $(foreach c,$(MXU_CONFIGS) $(MXU_DSP_CONFIGS),test-mxu-$(call mxu_f,$(c),1)) test-mxu-n4m test-mxu-n4e
+
+# The logic product alone, every operand pair: generic and as the ULX3S builds it.
+$(eval $(call tb_model,mul_check,tpu_mul_check,rtl/mxu/tpu_fp_pkg.sv rtl/mxu/tpu_mxu_row.sv tests/mxu/tpu_mul_check.sv,))
+$(eval $(call tb_prog,tb_mul,mul_check,tests/mxu/tb_mul.c))
+$(eval $(call tb_model,mul_check_e,tpu_mul_check,tests/boards/cells.vlt $(MXU_YOSYS_SHARE)/ecp5/cells_sim.v rtl/mxu/tpu_fp_pkg.sv rtl/mxu/tpu_mxu_row.sv tests/mxu/tpu_mul_check.sv,-DTPU_ECP5 -I$(MXU_YOSYS_SHARE)/ecp5))
+$(eval $(call tb_prog,tb_mul_e,mul_check_e,tests/mxu/tb_mul.c))
+TEST_TARGETS += test-mxu-mul test-mxu-mul-ecp5
+.PHONY: test-mxu-mul test-mxu-mul-ecp5
+test-mxu-mul: $(tb_mul_BIN)
+	@$(call run_test,mxu_mul,$<)
+test-mxu-mul-ecp5: $(tb_mul_e_BIN)
+	@$(call run_test,mxu_mul_ecp5,$<)
 TEST_TARGETS += $(MXU_TESTS)
 .PHONY: $(MXU_TESTS)
 $(MXU_TESTS): test-mxu-%: build/tb/bin/tb_mxu_%
