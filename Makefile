@@ -27,7 +27,7 @@ include mk/tb.mk
 include mk/lint.mk
 include mk/run.mk
 include mk/configs.mk
-include $(sort $(wildcard fw/*.mk tests/*/test.mk))
+include $(sort $(wildcard fw/*.mk fw/lite/*.mk tests/*/test.mk))
 include mk/board.mk
 
 .PHONY: help deps lint lint-tested fw sim test demo bench clean tests-build spec spec-check
