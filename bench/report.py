@@ -21,7 +21,7 @@ import sys
 # memory roofs per configuration (bytes per cycle): HBM2 pseudo-channels x 16 (docs/memory.md),
 # and one 256-bit DMA read port (docs/dma.md)
 CONFIGS = {  # name: N, pseudo-channels
-    "sim16": (16, 8), "sim32": (32, 8), "sim128": (128, 16), "ulx3s": (16, 0), "icebreaker": (4, 0)}
+    "sim16": (16, 8), "sim32": (32, 8), "sim128": (128, 16), "ulx3s": (8, 0), "icebreaker": (4, 0)}
 GOALS = {"resnet50.utilization": 0.85, "gemm1024.utilization": 0.97, "bert.utilization": 0.95,
          "resnet50.sim_wall_s": 60}
 

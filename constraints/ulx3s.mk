@@ -7,13 +7,12 @@ BOARD_ulx3s_FAMILY := ecp5
 BOARD_ulx3s_TOP := ulx3s_top
 BOARD_ulx3s_SRCS := $(BOARD_COMMON_SRCS) rtl/boards/ulx3s_top.sv
 BOARD_ulx3s_CONFIG := ulx3s
-# The LFE5U-85F has 156 MULT18X18D.  Without this the SoC infers 331: the array's 256 int8
-# products, the VPU's 64 (16 lanes of 32 x 32 requantizing multiplies, 4 each) and 11 in
-# the compute and store engines.  Only the first 80 PEs of the 16 x 16 array multiply with
-# a DSP (tpu_mxu DspPes, docs/mxu.md), the other 176 in logic: 80 + 64 + 11 = 155.
-# TPU_ECP5 builds those logic products from hand-instantiated CCU2C carry chains.
-BOARD_ulx3s_MXU_DSP_PES := 80
-BOARD_ulx3s_DEFINES := -DTPU_ECP5 -DTPU_MXU_DSP_PES=$(BOARD_ulx3s_MXU_DSP_PES)
+# The LFE5U-85F has 156 MULT18X18D.  The 8 x 8 array (config ulx3s) puts all its 64 int8
+# products on DSPs, the VPU 32 (8 lanes of 32 x 32 requantizing multiplies, 4 each) and the
+# compute and store engines 11: 107.  A 16 x 16 array needs 331 and so logic products:
+# -DTPU_MXU_DSP_PES=80 -DTPU_ECP5 (tpu_mxu DspPes, docs/mxu.md) makes 155, but that SoC
+# takes 99 % of the LUT places (docs/performance.md, Boards) and was never placed.
+BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_MHZ := 60
 BOARD_ulx3s_FW_RAM_KB := 16
 BOARD_ulx3s_TOP_PARAMS := ClkHz=60000000 Baud=3000000 PllClkiDiv=5 PllClkfbDiv=12 PllClkopDiv=10 \

@@ -17,7 +17,7 @@
 // trap; reset clears it).  FIRE1 is the reset button.
 module ulx3s_top #(
   // Configuration (SOC_CFG_ulx3s in mk/configs.mk; the build sets every one)
-  parameter int N            = 16,
+  parameter int N            = 8,
   parameter int EnableBf16   = 0,
   parameter int UbRows       = 1024,
   parameter int WbRows       = 256,
