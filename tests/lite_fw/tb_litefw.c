@@ -14,7 +14,10 @@
  *          MEM_WRITE only after the CRC, RUN checks and dedup by SEQ, STATUS/WAIT/RESET
  *          while a program runs, the RUN time-out, COUNTERS: the responses of docs/isa.md.
  *
- * Usage: tb_litefw [--seed N] [--progs N]
+ *   decode short programs of random instructions with fields at the edges of the static
+ *          rules (and valid ones that run): state, fault code, pc and address as ref.
+ *
+ * Usage: tb_litefw [--seed N] [--progs N] [--decode N]
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -436,6 +439,167 @@ static void test_progs(int nprogs)
     free(rd);
 }
 
+static void put_insn(uint32_t addr, const uint32_t *in);
+
+/* ------------------------------------------------------------------ decode fuzz */
+
+/* Mostly a valid value, sometimes (1 in 12) one at or past the limit of a static rule. */
+static int64_t edge(int64_t good, const int64_t *v, size_t n) { return rnd() % 12 ? good : v[rnd() % n]; }
+#define EDGE(good, ...) edge(good, (const int64_t[]){ __VA_ARGS__ }, \
+                             sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t))
+#define FSET(in, f, v) ptpu_field_set(in, PTPU_F_##f, v)
+
+/* One random instruction, its fields mostly valid, sometimes at the edges of the rules. */
+static void fuzz_insn(uint32_t *in, int op)
+{
+    for (int w = 0; w < 8; w++)
+        in[w] = rnd() << 1 ^ rnd();
+    FSET(in, COMMON_OP, op);
+    in[0] &= ~0xf0u;
+    if (op == PTPU_OP_LOAD)
+        in[0] |= (rnd() % 3 == 0) << 5 | (rnd() % 3 == 0) << 7 | (rnd() % 16 == 0) << 4 | (rnd() % 16 == 0) << 6;
+    else if (op == PTPU_OP_STORE)
+        in[0] |= (rnd() % 3 == 0) << 4 | (rnd() % 3 == 0) << 6 | (rnd() % 16 == 0) << 5 | (rnd() % 16 == 0) << 7;
+    else
+        in[0] |= (rnd() % 4 == 0) << 4 | (rnd() % 4 == 0) << 5 | (rnd() % 3 == 0) << 6 | (rnd() % 3 == 0) << 7;
+    if (op == PTPU_OP_LOAD || op == PTPU_OP_STORE) {
+        int64_t buf = op == PTPU_OP_STORE ? EDGE(0, 1, 2, 3) : EDGE(rnd() % 3, 3);
+        int64_t rb = buf == PTPU_BUF_VP ? 16 : 4, rows = buf == 0 ? 256 : buf == 1 ? 64 : 16;
+        FSET(in, DMA_BUF, buf);
+        FSET(in, DMA_PAD, op == PTPU_OP_STORE ? EDGE(0, 1, 255) : rnd() % 256);
+        int64_t len0 = EDGE(1 + rnd() % (op == PTPU_OP_STORE ? 4 : rb), 0, rb, rb + 1, 4095);
+        FSET(in, DMA_LEN0, len0);
+        int64_t out0 = op == PTPU_OP_STORE ? len0 : len0 + rnd() % (rb - len0 + 1 > 0 ? rb - len0 + 1 : 1);
+        FSET(in, DMA_OUT0, EDGE(out0, 0, len0 - 1 < 0 ? 0 : len0 - 1, rb, rb + 1, 4095));
+        int64_t c1 = 1 + rnd() % 8, c2 = 1 + rnd() % 3;
+        FSET(in, DMA_COUNT1, EDGE(c1, 0, rows, rows + 1, 4095));
+        FSET(in, DMA_COUNT2, EDGE(c2, 0, 2, 4095));
+        int64_t top = rows - c1 * c2;
+        FSET(in, DMA_ROW, EDGE(top > 0 ? rnd() % (top + 1) : 0, top + 1, top, rows, 65535));
+        FSET(in, DMA_ADDR, rnd() % 16 ? rnd() % MEM_BYTES : rnd() << 1);
+        FSET(in, DMA_STRIDE1, (int32_t)(rnd() % 64) - 16);
+        FSET(in, DMA_STRIDE2, (int32_t)(rnd() % 512) - 128);
+        FSET(in, DMA_STEP1, (int32_t)(rnd() % 5) - 1);
+        FSET(in, DMA_STEP2, (int32_t)(rnd() % 5) - 1);
+        FSET(in, DMA_START1, (int32_t)(rnd() % 8) - 2);
+        FSET(in, DMA_START2, (int32_t)(rnd() % 8) - 2);
+        FSET(in, DMA_BOUND1, EDGE(1 + rnd() % 100, 0, 4095));
+        FSET(in, DMA_BOUND2, EDGE(1 + rnd() % 100, 0, 4095));
+    } else if (op == PTPU_OP_MATMUL) {
+        FSET(in, MATMUL_BF16, EDGE(0, 1));
+        FSET(in, MATMUL_NEW_W, rnd() % 2);
+        int64_t rows = EDGE(1 + rnd() % 64, 0, 128, 129, 256, 65535);
+        FSET(in, MATMUL_ROWS, rows);
+        FSET(in, MATMUL_UROW, EDGE(rows < 256 ? rnd() % (257 - rows) : 0, 256 - rows + 1, 256));
+        FSET(in, MATMUL_AROW, EDGE(rows < 128 ? rnd() % (129 - rows) : 0, 128 - rows + 1, 128));
+        FSET(in, MATMUL_WROW, EDGE(rnd() % 61, 60, 61, 64, 65535));
+    } else if (op == PTPU_OP_ACTIVATE) {
+        FSET(in, ACTIVATE_OUT, EDGE(0, 1, 2, 3));
+        int64_t pool = EDGE(rnd() % 3, 3);
+        FSET(in, ACTIVATE_POOL, pool);
+        FSET(in, ACTIVATE_RELU, EDGE(0, 1));
+        FSET(in, ACTIVATE_RELU6, EDGE(0, 1));
+        int64_t c1 = EDGE(1 + rnd() % 4, 0), c2 = EDGE(1 + rnd() % 3, 0);
+        int64_t w1 = pool ? EDGE(1 + rnd() % 3, 0) : EDGE(1, 0, 2), w2 = pool ? EDGE(1 + rnd() % 2, 0) : EDGE(1, 0, 2);
+        FSET(in, ACTIVATE_COUNT1, c1);
+        FSET(in, ACTIVATE_COUNT2, c2);
+        FSET(in, ACTIVATE_WIN1, w1);
+        FSET(in, ACTIVATE_WIN2, w2);
+        int64_t st1 = rnd() % 3, st2 = EDGE(rnd() % 12, 40, 65535), ws1 = rnd() % 3, ws2 = EDGE(rnd() % 6, 65535);
+        FSET(in, ACTIVATE_STEP1, st1);
+        FSET(in, ACTIVATE_STEP2, st2);
+        FSET(in, ACTIVATE_WSTEP1, ws1);
+        FSET(in, ACTIVATE_WSTEP2, ws2);
+        /* the highest ACC row is arow + span: right at the limit now and then */
+        int64_t span = (c2 ? c2 - 1 : 0) * st2 + (c1 ? c1 - 1 : 0) * st1 + (w2 ? w2 - 1 : 0) * ws2 +
+                       (w1 ? w1 - 1 : 0) * ws1;
+        int64_t arow = span < 128 ? (int64_t)(rnd() % (uint32_t)(128 - span)) : 0;
+        if (rnd() % 6 == 0)
+            arow = 127 - span + (int64_t)(rnd() % 2);
+        FSET(in, ACTIVATE_AROW, arow < 0 ? 65535 : arow);
+        int64_t outs = c1 * c2;
+        int64_t urow = outs <= 256 ? (int64_t)(rnd() % (uint32_t)(257 - outs)) : 0;
+        if (rnd() % 8 == 0)
+            urow = 256 - outs + (int64_t)(rnd() % 2);
+        FSET(in, ACTIVATE_UROW, urow < 0 ? 65535 : urow);
+        FSET(in, ACTIVATE_VROW, EDGE(rnd() % 14, 13, 14, 15, 16));
+        int lo = (int)(rnd() % 256) - 128, hi = (int)(rnd() % 256) - 128;
+        if (lo > hi && rnd() % 8) {
+            int t = lo;
+            lo = hi;
+            hi = t;
+        }
+        FSET(in, ACTIVATE_CLAMP_LO, lo);
+        FSET(in, ACTIVATE_CLAMP_HI, hi);
+    }
+}
+
+/* Short programs of edge-case instructions: the same state, fault code, pc and address as
+ * ref (buffers hold leftovers of earlier programs on the device, so memory is not compared). */
+static void test_decode(int iters)
+{
+    const struct ptpu_ref_cfg cfg = { 4, 0, 256, 64, 128, 16, LITE_MEM_KB };
+    static const int ops[] = { 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 6, 7, 9, 15 };
+    int faults[16] = { 0 }, done = 0;
+    device_reset();
+    for (int i = 0; i < iters && g_errors < 10; i++) {
+        struct ptpu_ref *ref;
+        if (ptpu_ref_create(&cfg, &ref)) {
+            fail("ptpu_ref_create");
+            return;
+        }
+        uint32_t pa = 32 * (rnd() % (MEM_BYTES / 32 - 8)), n = 1 + rnd() % 8, in[8];
+        for (uint32_t k = 0; k < n; k++) {
+            if (k == n - 1 && rnd() % 4) {
+                memset(in, 0, sizeof in);
+                ptpu_field_set(in, PTPU_F_COMMON_OP, PTPU_OP_HALT);
+            } else {
+                fuzz_insn(in, ops[rnd() % (sizeof ops / sizeof ops[0])]);
+            }
+            put_insn(pa + 32 * k, in);
+        }
+        ptpu_ref_mem_write(ref, pa, lite_dev_mem + pa, 32 * n);
+        struct ptpu_window win[4];
+        struct ptpu_link_window lw[4];
+        int nw = 1 + (int)(rnd() % 4);
+        for (int w = 0; w < nw; w++) {
+            uint32_t b = rnd() % MEM_BYTES, l = b + 1 + rnd() % (MEM_BYTES - b);
+            win[w] = (struct ptpu_window){ b, l, 1 + rnd() % 3 };
+        }
+        win[0] = (struct ptpu_window){ pa, pa + 32 * n + rnd() % 64, rnd() % 2 ? 1 : 3 };
+        if (win[0].limit > MEM_BYTES)
+            win[0].limit = MEM_BYTES;
+        for (int w = 0; w < nw; w++)
+            lw[w] = (struct ptpu_link_window){ win[w].base, win[w].limit, win[w].perm };
+        struct ptpu_run_result res;
+        ptpu_ref_run(ref, pa, n, win, nw, &res);
+        uint32_t st = 0, det = 0;
+        struct ptpu_link_status s;
+        if (run(pa, n, 0, lw, nw, &st, &det) != PTPU_LINK_RESP_OK)
+            fail("decode %d: RUN rejected: %u 0x%x", i, st, det);
+        else if (get_status(PTPU_PKT_WAIT, 0, &s) &&
+                 ((int)s.state != res.state || (int)s.fault != res.fault ||
+                  (res.state == PTPU_STATE_FAULT && (s.fault_pc != res.fault_pc || s.fault_addr != res.fault_addr))))
+            fail("decode %d: state %u fault %u pc %u addr 0x%x, ref state %d fault %d pc %u addr 0x%x", i, s.state,
+                 s.fault, s.fault_pc, s.fault_addr, res.state, res.fault, res.fault_pc, res.fault_addr);
+        if (res.state == PTPU_STATE_DONE)
+            done++;
+        else
+            faults[res.fault & 15]++;
+        ptpu_ref_destroy(ref);
+    }
+    printf("tb_litefw: decode: %d programs, %d done; faults:", iters, done);
+    for (int k = 1; k < 12; k++)
+        printf(" %d", faults[k]);
+    printf("\n");
+    static const int need[] = { PTPU_FAULT_BAD_OPCODE, PTPU_FAULT_BAD_FIELD, PTPU_FAULT_BUF_RANGE,
+                                PTPU_FAULT_PROT_READ, PTPU_FAULT_PROT_WRITE, PTPU_FAULT_PROG_END,
+                                PTPU_FAULT_NO_WEIGHTS, PTPU_FAULT_TOKEN };
+    for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
+        if (iters >= 500 && !faults[need[k]])
+            fail("decode: no program faulted with code %d", need[k]);
+}
+
 /* ------------------------------------------------------------------ link protocol */
 
 static void set(uint32_t *in, int word, int lsb, int width, int is_signed, int64_t v)
@@ -502,7 +666,7 @@ static void test_link(void)
             (f.len != n || memcmp(f.payload, data, n)))
             fail("PING of %u bytes: %u bytes back or different", n, f.len);
     }
-    expect_err(ptpu_link_req_ping(frame, ++seq, data, 300), PTPU_PKT_PING, PTPU_STATUS_BAD_LENGTH, 300, "PING 300");
+    expect_err(ptpu_link_req_ping(frame, ++seq, data, 257), PTPU_PKT_PING, PTPU_STATUS_BAD_LENGTH, 257, "PING 257");
 
     /* INFO */
     struct ptpu_link_info info;
@@ -556,21 +720,26 @@ static void test_link(void)
     if (!req_ok(ptpu_link_req_ping(frame, ++seq, data, 8), PTPU_PKT_PING, &f, "PING after NAK LENGTH"))
         fail("the device did not recover from NAK LENGTH");
 
-    /* Truncated frames: the byte time-out drops them silently; the next frame is served */
+    /* Truncated frames: the byte time-out drops them silently; a frame that starts a little
+     * more than the time-out after the last byte is served */
     for (int cut = 1; cut < 14; cut += 3) {
         n = ptpu_link_req_mem_write(frame, ++seq, 0x200, data, 4);
         memcpy(before, lite_dev_mem + 0x200, 4);
         put_bytes(frame, (size_t)cut, BYTE_CYCLES);
-        expect_silence(PTPU_BYTE_TIMEOUT_CYCLES + 10000, "truncated frame");
+        n = ptpu_link_req_ping(frame, ++seq, data, 3);
+        put_bytes(frame, n, PTPU_BYTE_TIMEOUT_CYCLES + 2000);
+        int ev;
+        if (!get_frame(&f, &ev, 2 * RSP_CYCLES) || ev != PTPU_LINK_DEC_FRAME ||
+            ptpu_link_check_response(&f, PTPU_PKT_PING, seq, NULL, NULL) != PTPU_LINK_RESP_OK)
+            fail("not served after a frame truncated after %d bytes", cut);
+        expect_silence(100000, "after a truncated frame");
         if (memcmp(before, lite_dev_mem + 0x200, 4))
             fail("a truncated MEM_WRITE wrote memory");
-        if (!req_ok(ptpu_link_req_ping(frame, ++seq, data, 3), PTPU_PKT_PING, &f, "PING after a truncated frame"))
-            fail("not served after a frame truncated after %d bytes", cut);
     }
-    /* A gap shorter than the time-out inside a frame is fine */
+    /* A gap a little shorter than the time-out inside a frame is fine */
     n = ptpu_link_req_ping(frame, ++seq, data, 20);
     put_bytes(frame, 9, BYTE_CYCLES);
-    put_bytes(frame + 9, n - 9, PTPU_BYTE_TIMEOUT_CYCLES / 2);
+    put_bytes(frame + 9, n - 9, PTPU_BYTE_TIMEOUT_CYCLES - 2000);
     {
         int ev;
         if (!get_frame(&f, &ev, RSP_CYCLES) || ev != PTPU_LINK_DEC_FRAME ||
@@ -736,15 +905,17 @@ static void test_link(void)
 
 int main(int argc, char **argv)
 {
-    int nprogs = 300;
+    int nprogs = 300, ndecode = 3000;
     g_seed = (uint64_t)time(NULL);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             g_seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--progs") && i + 1 < argc)
             nprogs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--decode") && i + 1 < argc)
+            ndecode = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: tb_litefw [--seed N] [--progs N]\n");
+            fprintf(stderr, "usage: tb_litefw [--seed N] [--progs N] [--decode N]\n");
             return 2;
         }
     }
@@ -757,6 +928,7 @@ int main(int argc, char **argv)
     }
     test_link();
     test_progs(nprogs);
+    test_decode(ndecode);
     ptpu_link_dec_free(&dec);
     free(lite_dev_mem);
     free(rxq.b);
