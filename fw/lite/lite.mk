@@ -17,11 +17,11 @@ LITE_FW_LDFLAGS := -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -T
 
 FW_IMAGES += $(FW_BUILD)/ptpu_lite.elf
 FW_TARGETS += $(FW_BUILD)/ptpu_lite.bin $(FW_BUILD)/ptpu_lite.hex $(FW_BUILD)/ptpu_lite_rom.hex
-$(FW_BUILD)/ptpu_lite.elf: fw/lite/lite_main.c $(LITE_FW_SRCS) $(LITE_FW_HDRS) $(FW_LIB_rv32im) fw/lite/lite.ld \
+$(FW_BUILD)/ptpu_lite.elf: fw/lite/lite_crt0.S fw/lite/lite_main.c $(LITE_FW_SRCS) $(LITE_FW_HDRS) fw/lite/lite.ld \
                            fw/lite/lite.mk fw/fw.mk
 	@mkdir -p $(@D)
 	$(FW_CC) $(call fw_arch_flags,rv32im) $(FW_CFLAGS) $(LITE_FW_CFLAGS) $(LITE_FW_LDFLAGS) -o $@ \
-	  fw/lite/lite_main.c $(LITE_FW_SRCS) $(FW_LIB_rv32im)
+	  fw/lite/lite_crt0.S fw/lite/lite_main.c $(LITE_FW_SRCS)
 	@$(call fw_size_line,$@)
 
 # Every word of the ROM defined: the image, then zero words up to LITE_ROM_KB.
