@@ -6,13 +6,18 @@
 # UART exact: 18 MHz (DIVF 47, DIVQ 5; 6 clocks per bit), 12 MHz (DIVF 63, DIVQ 6).
 BOARD_icebreaker_FAMILY := ice40
 BOARD_icebreaker_TOP := icebreaker_top
-BOARD_icebreaker_SRCS := $(BOARD_COMMON_SRCS) rtl/boards/icebreaker_top.sv
+# The board builds picotpu-lite (rtl/lite, docs/lite.md): icebreaker_top's Lite = 1.  The full
+# SoC in the icebreaker configuration does not fit the UP5K (docs/boards.md); ICEBREAKER_LITE=0
+# builds it anyway (for area studies; it stops at the fit check).
+ICEBREAKER_LITE ?= 1
+BOARD_icebreaker_SRCS := $(BOARD_COMMON_SRCS) $(sort $(wildcard rtl/lite/*.sv)) rtl/boards/icebreaker_top.sv
 BOARD_icebreaker_CONFIG := icebreaker
 BOARD_icebreaker_MHZ := 24
-BOARD_icebreaker_FW_RAM_KB := 8
+BOARD_icebreaker_FW_RAM_KB := $(if $(filter 0,$(ICEBREAKER_LITE)),8,$(LITE_ROM_KB))
 BOARD_icebreaker_TOP_PARAMS := ClkHz=24000000 Baud=3000000 PllDivr=0 PllDivf=63 PllDivq=5 \
-                               FwRamKb=$(BOARD_icebreaker_FW_RAM_KB)
-# The SPRAM backend on the four SB_SPRAM256KA, the 4x4 array's products two per SB_MAC16.
+                               FwRamKb=$(BOARD_icebreaker_FW_RAM_KB) Lite=$(ICEBREAKER_LITE)
+# The SPRAM on the four SB_SPRAM256KA, the 4x4 products two per SB_MAC16 (lite: tpu_lite_spram,
+# tpu_lite_xpu; full SoC: the SPRAM backend, the MXU array).
 BOARD_icebreaker_DEFINES := -DTPU_ICE40
 BOARD_icebreaker_CONSTRAINTS := constraints/icebreaker.pcf
 BOARD_icebreaker_NEXTPNR = $(NEXTPNR_ICE40)
@@ -21,10 +26,17 @@ BOARD_icebreaker_PACK = $(ICEPACK)
 BOARD_icebreaker_FLASH = $(ICEPROG)
 BOARD_icebreaker_FLASH_VAR := ICEPROG
 
-# The 30 block RAMs of the UP5K do not hold the 16 KB firmware RAM of the simulation next
-# to the accelerator's buffers: the board has 8 KB, and the command processor is linked
-# for it (same sources and 2 KB stack as fw/fw_cp.mk, compiled for size).
+# Lite: the lite firmware (fw/lite/lite.mk) in the LITE_ROM_KB block RAM, its $readmemh image
+# padded to the ROM by fw/lite/lite.mk (not a power of two, so not scripts/bin2hex.py).
+# Full SoC: the 30 block RAMs of the UP5K do not hold the 16 KB firmware RAM of the simulation
+# next to the accelerator's buffers: 8 KB, and the command processor is linked for it (same
+# sources and 2 KB stack as fw/fw_cp.mk, compiled for size).
+ifeq ($(ICEBREAKER_LITE),0)
 BOARD_icebreaker_FW := $(FW_BUILD)/ptpu_cp_8k.bin
+else
+BOARD_icebreaker_FW := $(FW_BUILD)/ptpu_lite.bin
+BOARD_icebreaker_FW_HEX := $(FW_BUILD)/ptpu_lite_rom.hex
+endif
 BOARD_ICE_FW_FLAGS := -Os -Wl,--defsym=__ram_size=0x2000 -Wl,--defsym=__stack_size=0x800
 $(eval $(call fw_image,ptpu_cp_8k,rv32im,$(FW_CP_SRCS),$(BOARD_ICE_FW_FLAGS)))
 $(FW_BUILD)/ptpu_cp_8k.elf: constraints/icebreaker.mk

@@ -18,14 +18,16 @@
 #   BOARD_b_TOP         top module (rtl/boards/)
 #   BOARD_b_SRCS        board sources besides $(SOC_SRCS)
 #   BOARD_b_CONFIG      named SoC configuration: SOC_CFG_<config> (mk/configs.mk) are set
-#                       on the top, which passes them to tpu_soc
+#                       on the top, which passes them to tpu_soc (the iCEBreaker's lite SoC
+#                       has them built in)
 #   BOARD_b_TOP_PARAMS  the board's own parameters of the top: clock (ClkHz, PLL), Baud, FwRamKb
 #   BOARD_b_DEFINES     Verilog defines of the build (and of its lint): -DTPU_ICE40 selects the
 #                       iCE40 primitives inside the SoC (SB_SPRAM256KA, SB_MAC16 in 8x8 mode);
 #                       -DTPU_MXU_DSP_PES=n: only n of the array's PEs multiply with a DSP,
 #                       -DTPU_ECP5: the others in CCU2C carry chains (the ULX3S, constraints/ulx3s.mk)
 #   BOARD_b_MHZ         the stated system clock: nextpnr's --freq and the timing check
-#   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin
+#   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin;
+#                       BOARD_b_FW_HEX: a ready $readmemh image instead of bin2hex's (icebreaker)
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
 #   BOARD_b_FLASH       the flash command (the bitstream is appended)
 
@@ -55,9 +57,9 @@ BOARD_$(1)_BIT := $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_EXT)
 BOARD_$(1)_PNR_OUT := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),asc,config)
 BOARD_$(1)_SYNTH := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),synth_ice40 -dsp,synth_ecp5)
 
-$(BOARD_DIR)/$(1)/fw.hex: $(BOARD_$(1)_FW) scripts/bin2hex.py
+$(BOARD_DIR)/$(1)/fw.hex: $(or $(BOARD_$(1)_FW_HEX),$(BOARD_$(1)_FW)) scripts/bin2hex.py
 	@mkdir -p $$(@D)
-	scripts/bin2hex.py --ram-kb $(BOARD_$(1)_FW_RAM_KB) $$< $$@
+	$(if $(BOARD_$(1)_FW_HEX),cp $$< $$@,scripts/bin2hex.py --ram-kb $(BOARD_$(1)_FW_RAM_KB) $$< $$@)
 
 # Yosys: the configuration's and the board's parameters on the top.
 $(BOARD_DIR)/$(1)/$(1).json: $(SOC_SRCS) $(BOARD_$(1)_SRCS) $(BOARD_DIR)/$(1)/fw.hex mk/configs.mk \

@@ -251,12 +251,9 @@ module tpu_lite_soc #(
   end
   // The console goes to the simulator's standard output (there is no console port).
   always_ff @(posedge clk_i) begin
-    if (rst_ni && console_valid && SimConsole != 0) $write("%c", console_data);
+    if (console_valid && SimConsole != 0) $write("%c", console_data);
   end
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      assert (!(imem_req_valid && dmem_req_valid)) else $error("tpu_lite_soc: fetch and data request in one cycle");
-    end
-  end
+  assert property (@(posedge clk_i) disable iff (!rst_ni) !(imem_req_valid && dmem_req_valid))
+    else $error("tpu_lite_soc: fetch and data request in one cycle");
 `endif
 endmodule

@@ -201,7 +201,9 @@ module tpu_lite_xpu #(
 
     // Register writes
     if (req_i && we_i && reg_page && ready_o) begin
-      if (reg_sel[3:2] == 2'd0) w_d[32*reg_sel[1:0] +: 32] = wdata_i;
+      for (int k = 0; k < N; k++) begin
+        if (reg_sel == 4'(k)) w_d[32*k +: 32] = wdata_i;
+      end
       if (reg_sel == RegZp) zp_d = wdata_i[7:0];
       if (reg_sel == RegRow) row_d = wdata_i[6:0];
       if (reg_sel == RegMode) mode_d = wdata_i[0];

@@ -12,6 +12,10 @@
  *            model (host/src/ref) at this configuration: state, fault, memory, counters.
  *
  * The configuration comes from C defines (tests/boardsoc/test.mk, from mk/configs.mk).
+ * With BOARD_UART (picotpu-lite, tpu_lite_soc, docs/lite.md) the SoC has a board SoC's
+ * ports only: the firmware is in its ROM from the start ($readmemh, the model's FwInit;
+ * --fw is ignored), the testbench sends and receives the link bytes on uart_rx_i/uart_tx_o
+ * as 8N1 frames of BOARD_UART_DIV cycles per bit, and fault_o ends the run like EXIT.
  * Usage: tb_boardsoc [--seed N] [--progs N] [--fw FILE]
  */
 #include <inttypes.h>
@@ -33,6 +37,9 @@
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
+#ifndef BOARD_NAME
+#define BOARD_NAME BOARD_CONFIG  /* the tests' names; BOARD_CONFIG is the name INFO reports */
+#endif
 #define RSP_CYCLES 2000000u      /* a response must come within this (no program wait) */
 
 static const struct ptpu_ref_cfg g_cfg = { BOARD_N, BOARD_BF16, BOARD_UB_ROWS, BOARD_WB_ROWS,
@@ -69,6 +76,13 @@ typedef struct dev {
     tb_sig_t *boot_we, *boot_addr, *boot_wdata;
     tb_sig_t *s_valid, *s_ready, *s_data, *m_valid, *m_ready, *m_data;
     tb_sig_t *con_valid, *con_data, *exit_valid;
+#ifdef BOARD_UART
+    /* the serial line: a sender of tx's bytes on uart_rx_i, a receiver of uart_tx_o */
+    tb_sig_t *uart_rx, *uart_tx, *fault;
+    int snd_bit, snd_cnt, rcv_bit, rcv_cnt;
+    uint8_t rcv_byte;
+    uint64_t frame_errors;
+#endif
 #ifdef BOARD_SDRAM
     sdram_t *sdram;
     tb_sig_t *sd_cke, *sd_cs, *sd_ras, *sd_cas, *sd_we, *sd_ba, *sd_a, *sd_dqm, *sd_dq_o, *sd_dq_oe,
@@ -91,6 +105,54 @@ static void sdram_violation(void *ctx, const char *msg)
 }
 #endif
 
+#ifdef BOARD_UART
+/* One clock of the line at BOARD_UART_DIV cycles per bit: the sender starts the next byte
+ * of tx after the stop bit of the last one; the receiver finds the start bit's edge and
+ * samples each bit in its middle. */
+static void one_cycle(bdev_t *d)
+{
+    int level = 1;
+    if (d->snd_bit < 0 && d->tx.tail > d->tx.head) {
+        d->snd_bit = 0;
+        d->snd_cnt = BOARD_UART_DIV;
+    }
+    if (d->snd_bit >= 0) {
+        uint8_t b = d->tx.buf[d->tx.head];
+        level = d->snd_bit == 0 ? 0 : d->snd_bit <= 8 ? (b >> (d->snd_bit - 1)) & 1 : 1;
+        if (--d->snd_cnt == 0) {
+            d->snd_cnt = BOARD_UART_DIV;
+            if (++d->snd_bit == 10) {
+                d->snd_bit = -1;
+                d->tx.head++;
+            }
+        }
+    }
+    tb_set(d->uart_rx, (uint64_t)level);
+    tb_fall(d->tb);
+    int line = (int)tb_get(d->uart_tx);
+    if (d->rcv_bit < 0) {
+        if (!line) {
+            d->rcv_bit = 0;
+            d->rcv_cnt = BOARD_UART_DIV / 2;
+        }
+    } else if (--d->rcv_cnt == 0) {
+        d->rcv_cnt = BOARD_UART_DIV;
+        if (d->rcv_bit >= 1 && d->rcv_bit <= 8) {
+            d->rcv_byte = (uint8_t)(d->rcv_byte >> 1 | (line ? 0x80 : 0));
+        } else if (d->rcv_bit == 9) {
+            if (line)
+                bytes_push(&d->rx, &d->rcv_byte, 1);
+            else
+                d->frame_errors++;
+            d->rcv_bit = -2;
+        }
+        d->rcv_bit++;
+    }
+    if (tb_get(d->fault))
+        d->exited = true;
+    tb_rise(d->tb);
+}
+#else
 static void one_cycle(bdev_t *d)
 {
     bool offer = d->tx.tail > d->tx.head;
@@ -123,7 +185,21 @@ static void one_cycle(bdev_t *d)
     if (sent)
         bytes_push(&d->rx, &out, 1);
 }
+#endif
 
+#ifdef BOARD_UART
+/* The firmware is in the ROM from the start: only the reset. */
+static int boot(bdev_t *d, const char *fw)
+{
+    (void)fw;
+    d->snd_bit = d->rcv_bit = -1;
+    tb_set(d->uart_rx, 1);
+    tb_set(d->tb->rst_n, 0);
+    tb_ticks(d->tb, 4);
+    tb_set(d->tb->rst_n, 1);
+    return 0;
+}
+#else
 static int boot(bdev_t *d, const char *fw)
 {
     FILE *f = fopen(fw, "rb");
@@ -156,6 +232,7 @@ static int boot(bdev_t *d, const char *fw)
     tb_set(d->tb->rst_n, 1);
     return 0;
 }
+#endif
 
 /* Runs until a frame (or a decoder event) arrives or `cycles` pass; 0 on time-out. */
 static int recv_frame(bdev_t *d, struct ptpu_link_frame *f, uint64_t cycles)
@@ -204,7 +281,7 @@ static void test_boot(bdev_t *d)
     struct ptpu_link_status st;
     tb_check(tb, lc_status(&d->lc, &st) && st.state == PTPU_STATE_IDLE, "STATUS after boot: state %u",
              st.state);
-    tb_end(tb, "boardsoc-" STR(BOARD_CONFIG) "/boot", "INFO after %" PRIu64 " cycles: N=%u mem=%u KB max_payload=%u name=%s",
+    tb_end(tb, "boardsoc-" STR(BOARD_NAME) "/boot", "INFO after %" PRIu64 " cycles: N=%u mem=%u KB max_payload=%u name=%s",
            tb->cycle, in.n, in.mem_kb, in.max_payload, in.config_name);
 }
 
@@ -248,7 +325,7 @@ static void test_mem(bdev_t *d, int ops)
             }
     free(shadow);
     free(buf);
-    tb_end(tb, "boardsoc-" STR(BOARD_CONFIG) "/mem", "%d operations, %" PRIu64 " bytes in %u KB at 0x%x", ops,
+    tb_end(tb, "boardsoc-" STR(BOARD_NAME) "/mem", "%d operations, %" PRIu64 " bytes in %u KB at 0x%x", ops,
            bytes, size / 1024, base);
 }
 
@@ -347,7 +424,7 @@ static void test_progs(bdev_t *d, int nprogs)
             mismatches++;
     }
     printf("DIFF programs %d mismatches %d\n", done + faulted, mismatches);
-    tb_end(tb, "boardsoc-" STR(BOARD_CONFIG) "/progs",
+    tb_end(tb, "boardsoc-" STR(BOARD_NAME) "/progs",
            "%d programs compared with ref (%d done, %d faulted, %d skipped, %d mismatches), %" PRIu64
            " instructions, %" PRIu64 " device cycles", done + faulted, done, faulted, skipped, mismatches, insns,
            cycles);
@@ -374,8 +451,13 @@ int main(int argc, char **argv)
         }
     }
     bdev_t *d = calloc(1, sizeof *d);
-    d->tb = tb_open("boardsoc-" STR(BOARD_CONFIG), argc, argv);
+    d->tb = tb_open("boardsoc-" STR(BOARD_NAME), argc, argv);
     tb_t *tb = d->tb;
+#ifdef BOARD_UART
+    d->uart_rx = tb_sig(tb, "uart_rx_i");
+    d->uart_tx = tb_sig(tb, "uart_tx_o");
+    d->fault = tb_sig(tb, "fault_o");
+#else
     d->boot_we = tb_sig(tb, "boot_we_i");
     d->boot_addr = tb_sig(tb, "boot_addr_i");
     d->boot_wdata = tb_sig(tb, "boot_wdata_i");
@@ -388,6 +470,7 @@ int main(int argc, char **argv)
     d->con_valid = tb_sig(tb, "console_valid_o");
     d->con_data = tb_sig(tb, "console_data_o");
     d->exit_valid = tb_sig(tb, "exit_valid_o");
+#endif
 #ifdef BOARD_SDRAM
     d->sd_cke = tb_sig(tb, "sdram_cke_o");
     d->sd_cs = tb_sig(tb, "sdram_cs_no");
@@ -405,7 +488,9 @@ int main(int argc, char **argv)
     sdram_timing_default(&sc.t);
     d->sdram = sdram_new(&sc);
 #endif
+#ifndef BOARD_UART
     tb_set(d->m_ready, 1);
+#endif
     ptpu_link_dec_init(&d->dec, 65535);
     d->lc = (struct linkcli){ .ctx = d, .send = lc_send, .recv = lc_recv, .fail = lc_fail,
                               .rsp_cycles = RSP_CYCLES, .stop_on_silence = true,
@@ -421,7 +506,15 @@ int main(int argc, char **argv)
         if (tb->fails)
             printf("tb_boardsoc: console:\n%s", d->con);
         printf("tb_boardsoc: %" PRIu64 " cycles simulated\n", tb->cycle);
+#ifdef BOARD_UART
+        if (d->frame_errors)
+            printf("tb_boardsoc: %" PRIu64 " bytes from the SoC with a low stop bit\n", d->frame_errors);
+#endif
         rc = tb_close(tb);
+#ifdef BOARD_UART
+        if (d->frame_errors)
+            rc = 1;
+#endif
     }
     ptpu_link_dec_free(&d->dec);
 #ifdef BOARD_SDRAM
