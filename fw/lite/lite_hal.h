@@ -35,11 +35,13 @@ uint32_t hal_xpu_acc(uint32_t row, uint32_t lane);
 #else
 
 #define LITE_MMIO(a) (*(volatile uint32_t *)(uintptr_t)(a))
+/* -Os would otherwise make calls of some of these; the byte loops need them inline. */
+#define LITE_INLINE static inline __attribute__((always_inline))
 #define LITE_DEV_MEM ((uint8_t *)(uintptr_t)LITE_SPRAM_BASE)
 
-static inline uint32_t hal_time_lo(void) { return LITE_MMIO(LITE_PLATFORM_MTIME_LO); }
+LITE_INLINE uint32_t hal_time_lo(void) { return LITE_MMIO(LITE_PLATFORM_MTIME_LO); }
 
-static inline uint64_t hal_time(void)
+LITE_INLINE uint64_t hal_time(void)
 {
     uint32_t hi, lo;
     do {
@@ -49,20 +51,20 @@ static inline uint64_t hal_time(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-static inline int hal_uart_rx(void)
+LITE_INLINE int hal_uart_rx(void)
 {
     uint32_t v = LITE_MMIO(LITE_UART_RXDATA);
     return (v & LITE_UART_RXDATA_VALID) ? (int)(v & 0xffu) : -1;
 }
 
-static inline void hal_uart_tx(uint8_t b) { LITE_MMIO(LITE_UART_TXDATA) = b; }
-static inline void hal_xpu_w(uint32_t k, uint32_t row) { LITE_MMIO(LITE_XPU_W(k)) = row; }
-static inline void hal_xpu_zp(uint32_t zp) { LITE_MMIO(LITE_XPU_ZP) = zp; }
-static inline void hal_xpu_row(uint32_t row) { LITE_MMIO(LITE_XPU_ROW) = row; }
-static inline void hal_xpu_mode(uint32_t mode) { LITE_MMIO(LITE_XPU_MODE) = mode; }
-static inline void hal_xpu_x(uint32_t x) { LITE_MMIO(LITE_XPU_X) = x; }
-static inline uint32_t hal_xpu_count(void) { return LITE_MMIO(LITE_XPU_COUNT); }
-static inline uint32_t hal_xpu_acc(uint32_t row, uint32_t lane)
+LITE_INLINE void hal_uart_tx(uint8_t b) { LITE_MMIO(LITE_UART_TXDATA) = b; }
+LITE_INLINE void hal_xpu_w(uint32_t k, uint32_t row) { LITE_MMIO(LITE_XPU_W(k)) = row; }
+LITE_INLINE void hal_xpu_zp(uint32_t zp) { LITE_MMIO(LITE_XPU_ZP) = zp; }
+LITE_INLINE void hal_xpu_row(uint32_t row) { LITE_MMIO(LITE_XPU_ROW) = row; }
+LITE_INLINE void hal_xpu_mode(uint32_t mode) { LITE_MMIO(LITE_XPU_MODE) = mode; }
+LITE_INLINE void hal_xpu_x(uint32_t x) { LITE_MMIO(LITE_XPU_X) = x; }
+LITE_INLINE uint32_t hal_xpu_count(void) { return LITE_MMIO(LITE_XPU_COUNT); }
+LITE_INLINE uint32_t hal_xpu_acc(uint32_t row, uint32_t lane)
 {
     return LITE_MMIO(LITE_XPU_ACC + 16u * row + 4u * lane);
 }
