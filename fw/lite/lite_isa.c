@@ -24,8 +24,8 @@
 enum { TK_LC, TK_CL, TK_CS, TK_SC };
 
 /* The buffers (the XPU holds ACC). */
-static uint8_t ub[LITE_UB_ROWS][LITE_N];
-static uint8_t wb[LITE_WB_ROWS][LITE_N];
+static uint8_t ub[LITE_UB_ROWS][LITE_N] __attribute__((aligned(4)));
+static uint8_t wb[LITE_WB_ROWS][LITE_N] __attribute__((aligned(4)));
 static uint32_t vp[LITE_VP_ROWS][LITE_N];   /* little-endian words, as LOAD writes them */
 
 void lite_isa_start(void)
@@ -152,7 +152,7 @@ static int exec_dma(const uint32_t *in, bool load, uint32_t *faddr)
                     *faddr = r.addr;
                     return PTPU_FAULT_PROT_READ;
                 }
-                memcpy(row, LITE_DEV_MEM + r.addr, d.len0);
+                lite_copy(row, LITE_DEV_MEM + r.addr, d.len0);
                 memset(row + d.len0, d.pad, d.out0 - d.len0);
                 lite_prog.cnt[PTPU_CNT_BYTES_READ] += d.len0;
             } else {
@@ -164,7 +164,7 @@ static int exec_dma(const uint32_t *in, bool load, uint32_t *faddr)
                 *faddr = r.addr;
                 return PTPU_FAULT_PROT_WRITE;
             }
-            memcpy(LITE_DEV_MEM + r.addr, row, d.len0);
+            lite_copy(LITE_DEV_MEM + r.addr, row, d.len0);
             lite_prog.cnt[PTPU_CNT_BYTES_WRITTEN] += d.len0;
         }
         if (!row_yield(r.index))

@@ -60,10 +60,16 @@ static uint32_t crc_bytes(uint32_t c, const uint8_t *p, uint32_t n)
 
 /* ------------------------------------------------------------------ transmit */
 
-LITE_INLINE void tx_byte(uint8_t b)
+LITE_INLINE void tx_put(uint8_t b)
 {
     g.tx_crc = crc_byte(g.tx_crc, b);
     hal_uart_tx(b);
+}
+
+/* Out of line for the headers and words (ROM space); payload loops use tx_put. */
+static __attribute__((noinline)) void tx_byte(uint8_t b)
+{
+    tx_put(b);
 }
 
 static void tx_word(uint32_t v)
@@ -117,8 +123,26 @@ static void send_bytes(uint8_t type, uint8_t seq, const uint8_t *p, uint32_t n)
 {
     tx_begin(type | PTPU_LINK_RESPONSE_BIT, 0, seq, n);
     while (n--)
-        tx_byte(*p++);
+        tx_put(*p++);
     tx_end();
+}
+
+/* ------------------------------------------------------------------ memory */
+
+void lite_copy(void *dst, const void *src, uint32_t n)
+{
+    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
+        uint32_t *d = dst;
+        const uint32_t *s = src;
+        for (; n >= 4; n -= 4)
+            *d++ = *s++;
+        dst = d;
+        src = s;
+    }
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    while (n--)
+        *d++ = *s++;
 }
 
 /* ------------------------------------------------------------------ the program */
@@ -347,7 +371,7 @@ static void serve(uint8_t type, uint8_t seq, uint32_t len)
         } else if ((uint64_t)addr + n > LITE_DEV_MEM_BYTES) {
             send_error(type, seq, PTPU_STATUS_BAD_ADDRESS, addr);
         } else {
-            memcpy(LITE_DEV_MEM + addr, p + 4, n);
+            lite_copy(LITE_DEV_MEM + addr, p + 4, n);
             lite_prog.ch_wr += n;
             send(type, 0, seq, rx_buf, 0);
         }

@@ -27,3 +27,20 @@ test-litefw: build/lite_fw/tb_litefw
 	@$(call run_test,litefw,$< --progs 500 $(if $(SEED),--seed $(SEED)))
 test-litefw-asan: build/lite_fw/tb_litefw_asan
 	@$(call run_test,litefw_asan,$< --progs 200 $(if $(SEED),--seed $(SEED)))
+
+# Benchmark on the RTL: the lite firmware in the Verilated tpu_lite_soc of tests/boardsoc
+# (boardsoc_lite, 24 MHz, 3 Mbaud) through its UART pins: MEM_WRITE/MEM_READ efficiency
+# against the line rate, device cycles per MATMUL row, ACTIVATE output, LOAD/STORE row.
+ifdef boardsoc_lite_LIB
+$(eval $(call tb_prog,bench_litefw,boardsoc_lite,tests/lite_fw/bench_litefw.c tests/soc/linkcli.c host/src/ptpu_link.c))
+$(TB_BUILD)/bin$(TB_VARIANT)/bench_litefw: TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Itests/soc
+$(TB_BUILD)/bin$(TB_VARIANT)/bench_litefw: tests/soc/linkcli.h host/src/ptpu_link.h tests/lite_fw/test.mk
+BENCH_TARGETS += bench-litefw
+.PHONY: bench-litefw
+bench-litefw: $(bench_litefw_BIN) $(FW_BUILD)/ptpu_lite_rom.hex
+	@mkdir -p build/bench
+	@$< --seed 1 | tee build/bench/litefw.log | grep -v '^BENCH '
+	@grep '^BENCH ' build/bench/litefw.log | while read -r _ name value unit config; do \
+	  scripts/bench-record.sh "$$name" "$$value" "$$unit" "$$config" "$(bench_litefw_BIN) --seed 1"; done
+	@grep -q '^PASS ' build/bench/litefw.log
+endif
