@@ -141,10 +141,12 @@ static int exec_dma(const uint32_t *in, bool load, uint32_t *faddr)
     ptpu_dmafn_from_insn(in, &d);
     const uint32_t buf = (uint32_t)F(in, DMA_BUF), row0 = (uint32_t)F(in, DMA_ROW);
     const uint32_t rb = buf == PTPU_BUF_VP ? 4u * LITE_N : LITE_N;
+    const uint32_t rshift = buf == PTPU_BUF_VP ? 4u : 2u;   /* log2(rb): no multiply per row */
+    _Static_assert(LITE_N == 4, "row shifts assume N = 4");
     uint8_t *base = buf == PTPU_BUF_UB ? ub[0] : buf == PTPU_BUF_WB ? wb[0] : (uint8_t *)vp[0];
     ptpu_dmafn_iter_init(&it, &d);
     while (ptpu_dmafn_iter_next(&it, &r)) {
-        uint8_t *row = base + (row0 + r.index) * rb;
+        uint8_t *row = base + ((row0 + r.index) << rshift);
         /* Windows end inside device memory (RUN checks them): an allowed row is in it. */
         if (load) {
             if (r.inside) {
@@ -210,27 +212,35 @@ static bool exec_activate(const uint32_t *in)
     const uint32_t st1 = (uint32_t)F(in, ACTIVATE_STEP1), st2 = (uint32_t)F(in, ACTIVATE_STEP2);
     const uint32_t ws1 = (uint32_t)F(in, ACTIVATE_WSTEP1), ws2 = (uint32_t)F(in, ACTIVATE_WSTEP2);
     const int zp_out = F(in, ACTIVATE_ZP_OUT), lo = F(in, ACTIVATE_CLAMP_LO), hi = F(in, ACTIVATE_CLAMP_HI);
-    uint32_t o = 0;
-    for (uint32_t o2 = 0; o2 < c2; o2++)
-        for (uint32_t o1 = 0; o1 < c1; o1++, o++) {
-            const uint32_t b = arow + o2 * st2 + o1 * st1;
+    /* ACC rows by additions: a multiply takes 35 cycles on this core (docs/cpu.md) */
+    uint32_t o = 0, b2 = arow;
+    for (uint32_t o2 = 0; o2 < c2; o2++, b2 += st2) {
+        uint32_t b = b2;
+        for (uint32_t o1 = 0; o1 < c1; o1++, o++, b += st1) {
             for (uint32_t c = 0; c < LITE_N; c++) {
                 uint32_t v = hal_xpu_acc(b, c);
-                if (pool != PTPU_POOL_NONE)
-                    for (uint32_t j2 = 0; j2 < w2; j2++)
-                        for (uint32_t j1 = (j2 == 0); j1 < w1; j1++) {
-                            uint32_t x = hal_xpu_acc(b + j2 * ws2 + j1 * ws1, c);
+                if (pool != PTPU_POOL_NONE) {
+                    uint32_t r2 = b;
+                    for (uint32_t j2 = 0; j2 < w2; j2++, r2 += ws2) {
+                        uint32_t r = r2;
+                        for (uint32_t j1 = 0; j1 < w1; j1++, r += ws1) {
+                            if (j1 == 0 && j2 == 0)
+                                continue;   /* the first element is v */
+                            uint32_t x = hal_xpu_acc(r, c);
                             if (pool == PTPU_POOL_SUM)
                                 v += x;
                             else if ((int32_t)x > (int32_t)v)
                                 v = x;
                         }
+                    }
+                }
                 ub[urow + o][c] = (uint8_t)ptpu_vpu_int8(v, vp[vrow][c], vp[vrow + 1][c], vp[vrow + 2][c],
                                                           zp_out, lo, hi);
             }
             if (!row_yield(o))
                 return false;
         }
+    }
     return true;
 }
 

@@ -131,16 +131,17 @@ static void send_bytes(uint8_t type, uint8_t seq, const uint8_t *p, uint32_t n)
 
 void lite_copy(void *dst, const void *src, uint32_t n)
 {
-    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
-        uint32_t *d = dst;
-        const uint32_t *s = src;
-        for (; n >= 4; n -= 4)
-            *d++ = *s++;
-        dst = d;
-        src = s;
-    }
     uint8_t *d = dst;
     const uint8_t *s = src;
+    if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
+        uint32_t *dw = dst;
+        const uint32_t *sw = src, *end = sw + (n >> 2);
+        while (sw < end)
+            *dw++ = *sw++;
+        d = (uint8_t *)dw;
+        s = (const uint8_t *)sw;
+        n &= 3u;
+    }
     while (n--)
         *d++ = *s++;
 }
