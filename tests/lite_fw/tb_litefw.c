@@ -841,6 +841,16 @@ static void test_link(void)
         fail("STATUS while running: state %u", s.state);
     if (run(pa, plen, 0, &all_rw, 1, &st, &det) != PTPU_LINK_RESP_ERR || st != PTPU_STATUS_BUSY)
         fail("RUN while running: not BUSY (%u)", st);
+    /* MEM_WRITE, MEM_READ, PING and INFO are served while the program runs */
+    for (uint32_t i = 0; i < 600; i++)
+        data[i] = (uint8_t)rnd();
+    if (mem_write(0x10000, data, 600) && mem_read(0x10000, back, 600) && memcmp(data, back, 600))
+        fail("MEM_WRITE/MEM_READ while running differ");
+    if (!req_ok(ptpu_link_req_ping(frame, ++seq, data, 40), PTPU_PKT_PING, &f, "PING while running") ||
+        !req_ok(ptpu_link_req_info(frame, ++seq), PTPU_PKT_INFO, &f, "INFO while running"))
+        fail("requests while running");
+    if (get_status(PTPU_PKT_STATUS, 0, &s) && s.state != PTPU_STATE_RUNNING)
+        fail("STATUS after requests while running: state %u", s.state);
     /* Kept to be sent again later, after other requests: then it is a new RUN. */
     run_seq = seq;
     uint8_t run_copy[64];
