@@ -9,11 +9,16 @@
 # lanes (WideLanes=0, as on the board); ClkHz is the board's (it sets the SDRAM timing).
 
 BOARDSOC_CONFIGS := icebreaker ulx3s ice40prim
+# The icebreaker configuration's 124 KB (spec/picotpu.toml) is the lite SoC's device memory
+# (the board builds picotpu-lite, below); the full SoC here keeps its 128 KB (tpu_soc wants a
+# power of two): BOARDSOC_CFG_<config> are the parameters of these models.
+BOARDSOC_CFG_icebreaker := $(filter-out MemKb=%,$(SOC_CFG_icebreaker)) MemKb=128
+BOARDSOC_CFG_ulx3s = $(SOC_CFG_ulx3s)
+BOARDSOC_CFG_ice40prim = $(BOARDSOC_CFG_icebreaker)
 BOARDSOC_CLK_icebreaker := 24000000
 # ice40prim: the icebreaker configuration as the board builds it, with the iCE40 primitives
 # (-DTPU_ICE40: SB_SPRAM256KA for the SPRAM backend, SB_MAC16 in 8x8 mode in the array)
 # simulated by Yosys's models of them (ice40/cells_sim.v; tests/boards/cells.vlt).
-SOC_CFG_ice40prim = $(SOC_CFG_icebreaker)
 BOARDSOC_CLK_ice40prim := 24000000
 BOARDSOC_PROGS_ice40prim ?= 16
 BOARDSOC_VARGS_ice40prim = -DTPU_ICE40 -DNO_ICE40_DEFAULT_ASSIGNMENTS tests/boards/cells.vlt \
@@ -33,7 +38,7 @@ BOARDSOC_RTL := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv rtl/mem/tpu_mem_pk
   rtl/mxu/tpu_fp_pkg.sv $(sort $(wildcard rtl/vpu/*_pkg.sv rtl/link/*_pkg.sv rtl/soc/tpu_core*_pkg.sv)) \
   $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv rtl/mem/*.sv rtl/dma/*.sv rtl/mxu/*.sv \
   rtl/vpu/*.sv rtl/link/*.sv rtl/soc/tpu_core*.sv rtl/soc/tpu_soc*.sv)))
-bsoc_p = $(patsubst $(1)=%,%,$(filter $(1)=%,$(SOC_CFG_$(2))))
+bsoc_p = $(patsubst $(1)=%,%,$(filter $(1)=%,$(BOARDSOC_CFG_$(2))))
 BOARDSOC_FW := $(FW_BUILD)/ptpu_cp.bin
 BOARDSOC_TB_HDRS := tests/soc/progen.h tests/soc/linkcli.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h \
                     host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h sim/tb/tb.h
@@ -41,7 +46,7 @@ BOARDSOC_TB_SRCS := tests/boardsoc/tb_boardsoc.c tests/soc/linkcli.c tests/soc/p
                     host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
 
 define BOARDSOC_CONFIG
-$(call tb_model,boardsoc_$(1),tpu_soc,$(BOARDSOC_RTL),$(addprefix -G,$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" \
+$(call tb_model,boardsoc_$(1),tpu_soc,$(BOARDSOC_RTL),$(addprefix -G,$(BOARDSOC_CFG_$(1))) -GConfigName=\"$(1)\" \
   -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500 \
   $(BOARDSOC_VARGS_$(1)))
 $(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk
