@@ -134,8 +134,9 @@ void lite_copy(void *dst, const void *src, uint32_t n)
     uint8_t *d = dst;
     const uint8_t *s = src;
     if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
-        uint32_t *dw = dst;
-        const uint32_t *sw = src, *end = sw + (n >> 2);
+        typedef uint32_t __attribute__((may_alias)) word_t;   /* byte buffers, as memcpy */
+        word_t *dw = dst;
+        const word_t *sw = src, *end = sw + (n >> 2);
         while (sw < end)
             *dw++ = *sw++;
         d = (uint8_t *)dw;
