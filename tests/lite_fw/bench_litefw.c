@@ -11,7 +11,13 @@
  *          of two programs that differ only in the number of those instructions.
  *
  * Prints "BENCH name value unit config" lines and PASS when every program ended DONE and
- * the data read back equals the data written.  Usage: bench_litefw [--seed N]
+ * the data read back equals the data written.
+ *
+ * With --test, instead the link's error paths on the RTL, where the byte time-out runs on
+ * the real mtime and the bytes on the real UART: bad CRC (NAK, nothing written), LEN too
+ * large (NAK, the rest hunted through), a frame truncated for more than the byte time-out
+ * (dropped), a gap a little shorter inside a frame (served), STATUS/RESET while a
+ * program runs.  Usage: bench_litefw [--seed N] [--test]
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -239,12 +245,111 @@ static uint64_t run_cycles(struct linkcli *c, int kind, int k)
     return s.cycles;
 }
 
+/* ------------------------------------------------------------------ link checks (--test) */
+
+static void idle(struct line *l, uint64_t cycles)
+{
+    for (uint64_t i = 0; i < cycles; i++)
+        cycle(l);
+}
+
+/* The next frame must be a NAK with this reason and SEQ. */
+static void expect_nak(struct line *l, uint8_t seq, uint8_t reason, const char *what)
+{
+    struct ptpu_link_frame f;
+    int ev = lrecv(l, &f, RSP_CYCLES);
+    tb_check(l->tb, ev == PTPU_LINK_DEC_FRAME && f.type == PTPU_PKT_NAK && f.seq == seq && f.len == 1 &&
+             f.payload[0] == reason, "%s: event %d type 0x%02x seq %u, expected NAK %u seq %u", what, ev,
+             ev == PTPU_LINK_DEC_FRAME ? f.type : 0, ev == PTPU_LINK_DEC_FRAME ? f.seq : 0, reason, seq);
+}
+
+static void ping_ok(struct linkcli *c, const char *what)
+{
+    struct ptpu_link_frame f;
+    uint8_t p[16] = "picotpu-lite";
+    size_t n = ptpu_link_req_ping(c->frame, ++c->seq, p, sizeof p);
+    if (lc_req_ok(c, n, PTPU_PKT_PING, &f, RSP_CYCLES))
+        tb_check(((struct line *)c->ctx)->tb, f.len == sizeof p && !memcmp(f.payload, p, sizeof p),
+                 "%s: PING answered with other data", what);
+}
+
+static void test_link(struct linkcli *c, struct line *l)
+{
+    tb_t *tb = l->tb;
+    uint8_t data[256], back[256], raw[1100];
+    for (int i = 0; i < 256; i++)
+        data[i] = (uint8_t)i;
+    struct ptpu_link_frame f;
+    size_t n = ptpu_link_req_ping(c->frame, ++c->seq, data, 256);
+    if (lc_req_ok(c, n, PTPU_PKT_PING, &f, RSP_CYCLES))
+        tb_check(tb, f.len == 256 && !memcmp(f.payload, data, 256), "PING of every byte value");
+
+    /* bad CRC: NAK with the SEQ, nothing written */
+    memset(back, 0x5a, 64);
+    lc_mem_write(c, 0x2000, back, 64);
+    n = ptpu_link_req_mem_write(raw, ++c->seq, 0x2000, data, 64);
+    raw[20] ^= 0x08;
+    lsend(l, raw, n);
+    expect_nak(l, c->seq, PTPU_NAK_CRC, "bad CRC");
+    if (lc_mem_read(c, 0x2000, back + 64, 64))
+        tb_check(tb, !memcmp(back, back + 64, 64), "a MEM_WRITE with a bad CRC wrote memory");
+
+    /* LEN too large: NAK LENGTH, then the rest of the frame (no SYNC in it) is hunted through */
+    n = ptpu_link_encode(raw, PTPU_PKT_MEM_WRITE, 0, ++c->seq, NULL, 0);
+    raw[4] = (uint8_t)1100;
+    raw[5] = (uint8_t)(1100 >> 8);
+    lsend(l, raw, 6);
+    expect_nak(l, c->seq, PTPU_NAK_LENGTH, "LEN too large");
+    for (int i = 0; i < 1100; i++)
+        raw[i] = (uint8_t)(tb_rand32(tb) % 0xa0);
+    lsend(l, raw, 1100);
+    ping_ok(c, "after NAK LENGTH");
+
+    /* a frame cut for more than the byte time-out is dropped without an answer */
+    n = ptpu_link_req_mem_write(raw, ++c->seq, 0x2000, data, 64);
+    lsend(l, raw, 20);
+    uint64_t gap = PTPU_BYTE_TIMEOUT_CYCLES + 20 * 10 * DIV + 5000;
+    int ev = lrecv(l, &f, gap);
+    tb_check(tb, ev == 0, "truncated frame: event %d", ev);
+    ping_ok(c, "after a truncated frame");
+    if (lc_mem_read(c, 0x2000, back + 64, 64))
+        tb_check(tb, !memcmp(back, back + 64, 64), "a truncated MEM_WRITE wrote memory");
+
+    /* a gap a little shorter than the time-out inside a frame: served */
+    n = ptpu_link_req_ping(raw, ++c->seq, data, 100);
+    lsend(l, raw, 30);
+    idle(l, 30 * 10 * DIV + PTPU_BYTE_TIMEOUT_CYCLES - 8000);
+    lsend(l, raw + 30, n - 30);
+    ev = lrecv(l, &f, RSP_CYCLES);
+    tb_check(tb, ev == PTPU_LINK_DEC_FRAME && ptpu_link_check_response(&f, PTPU_PKT_PING, c->seq, NULL, NULL) ==
+             PTPU_LINK_RESP_OK && f.len == 100, "a frame with a gap below the time-out was not served (event %d)", ev);
+
+    /* STATUS while a program runs, RESET stops it */
+    build(K_MM, 60);
+    struct ptpu_link_status st;
+    if (lc_mem_write(c, 0x1000, prog, 32 * npc)) {
+        struct ptpu_link_window w = { 0, 124u * 1024u, 3 };
+        n = ptpu_link_req_run(c->frame, ++c->seq, 0x1000, npc, 0, &w, 1);
+        if (lc_req_ok(c, n, PTPU_PKT_RUN, &f, RSP_CYCLES) && lc_status(c, &st))
+            tb_check(tb, st.state == PTPU_STATE_RUNNING, "STATUS while running: state %u", st.state);
+        n = ptpu_link_req_reset(c->frame, ++c->seq);
+        lc_req_ok(c, n, PTPU_PKT_RESET, &f, RSP_CYCLES);
+        if (lc_status(c, &st))
+            tb_check(tb, st.state == PTPU_STATE_IDLE, "STATUS after RESET: state %u", st.state);
+        ping_ok(c, "after RESET");
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct line *l = calloc(1, sizeof *l);
     if (!l)
         return 2;
-    l->tb = tb_open("litefw-bench", argc, argv);
+    bool test = false;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--test"))
+            test = true;
+    l->tb = tb_open(test ? "litefw-rtl" : "litefw-bench", argc, argv);
     tb_t *tb = l->tb;
     l->rx = tb_sig(tb, "uart_rx_i");
     l->tx = tb_sig(tb, "uart_tx_o");
@@ -263,7 +368,13 @@ int main(int argc, char **argv)
 
     tb_begin(tb);
     struct ptpu_link_info info;
-    if (lc_info(c, &info)) {
+    if (test) {
+        if (lc_info(c, &info)) {
+            c->info = info;
+            test_link(c, l);
+        }
+        tb_end(tb, "litefw-rtl/link", "%" PRIu64 " cycles simulated", tb->cycle);
+    } else if (lc_info(c, &info)) {
         c->info = info;   /* MEM_WRITE/MEM_READ chunks */
         /* link throughput, one request at a time */
         const uint32_t bytes = 32768;
@@ -298,7 +409,8 @@ int main(int argc, char **argv)
                 tb_check(tb, 0, "%s: cycles %" PRIu64 " then %" PRIu64, b[i].name, a, z);
         }
     }
-    tb_end(tb, "litefw-bench", "%" PRIu64 " cycles simulated", tb->cycle);
+    if (!test)
+        tb_end(tb, "litefw-bench", "%" PRIu64 " cycles simulated", tb->cycle);
     ptpu_link_dec_free(&l->dec);
     free(l->out);
     free(l);
