@@ -23,6 +23,7 @@ module tpu_lite_soc #(
   parameter int FwRomKb        = 10,          // firmware block RAM (KB; 2 SB_RAM40_4K per KB)
   parameter int UartRxDepth    = 512,         // UART FIFOs (entries, powers of two)
   parameter int UartTxDepth    = 512,
+  parameter int DmemReg        = 1,           // 1: data requests registered before the targets
   parameter int SimConsole     = 1,           // simulation: print console writes ($write)
   /* verilator lint_off UNUSEDPARAM */
   parameter logic [127:0] ConfigName = "lite" // the firmware reports the name (INFO)
@@ -110,20 +111,72 @@ module tpu_lite_soc #(
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
-  tgt_e d_tgt, rsp_tgt_q, rsp_tgt_d;
+  tgt_e d_tgt, b_tgt, rsp_tgt_q, rsp_tgt_d;
   logic rsp_i_q, rsp_i_d, rsp_d_q, rsp_d_d;
   logic uart_ready, xpu_ready;
   assign d_tgt = decode(dmem_req_addr);
   wire i_rom = decode(imem_req_addr) == TgtRom;
-  assign dmem_req_ready = !(d_tgt == TgtUart && !uart_ready) && !(d_tgt == TgtXpu && !xpu_ready);
-  wire d_go = dmem_req_valid && dmem_req_ready;
+
+  // The data request as the targets see it (b_*): with DmemReg = 1 registered first, so that
+  // neither the targets' inputs nor their ready depend on the core's address adder (one
+  // more cycle per load and store); with 0 the core's request as it is.
+  logic        b_valid, b_we, b_ready, b_go;
+  logic [31:0] b_addr, b_wdata;
+  logic [3:0]  b_wstrb;
+  assign b_ready = !(b_tgt == TgtUart && !uart_ready) && !(b_tgt == TgtXpu && !xpu_ready);
+  assign b_go = b_valid && b_ready;
+  if (DmemReg != 0) begin : g_dreg
+    logic pend_q, pend_d;
+    tgt_e tgt_q;
+    logic we_q;
+    logic [31:0] addr_q, wdata_q;
+    logic [3:0] wstrb_q;
+    // The core waits in its memory state for the answer, so nothing new comes meanwhile.
+    always_comb begin
+      pend_d = pend_q;
+      if (b_go) pend_d = 1'b0;
+      if (dmem_req_valid) pend_d = 1'b1;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        pend_q <= 1'b0;
+        tgt_q <= TgtErr;
+      end else begin
+        pend_q <= pend_d;
+        if (dmem_req_valid) tgt_q <= d_tgt;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (dmem_req_valid) begin
+        we_q <= dmem_req_we;
+        addr_q <= dmem_req_addr;
+        wdata_q <= dmem_req_wdata;
+        wstrb_q <= dmem_req_wstrb;
+      end
+    end
+    assign dmem_req_ready = 1'b1;
+    assign b_valid = pend_q;
+    assign b_tgt = tgt_q;
+    assign b_we = we_q;
+    assign b_addr = addr_q;
+    assign b_wdata = wdata_q;
+    assign b_wstrb = wstrb_q;
+  end else begin : g_dcomb
+    assign dmem_req_ready = b_ready;
+    assign b_valid = dmem_req_valid;
+    assign b_tgt = d_tgt;
+    assign b_we = dmem_req_we;
+    assign b_addr = dmem_req_addr;
+    assign b_wdata = dmem_req_wdata;
+    assign b_wstrb = dmem_req_wstrb;
+  end
 
   always_comb begin
     rsp_i_d = imem_req_valid;
-    rsp_d_d = d_go;
+    rsp_d_d = b_go;
     rsp_tgt_d = rsp_tgt_q;
     if (imem_req_valid) rsp_tgt_d = i_rom ? TgtRom : TgtErr;
-    if (d_go) rsp_tgt_d = d_tgt;
+    if (b_go) rsp_tgt_d = b_tgt;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -142,14 +195,14 @@ module tpu_lite_soc #(
   // Firmware ROM (writable: .data and .bss may live there); one port shared by fetch
   // and data, which the core never use in the same cycle.
   logic [31:0] rom_rdata, plat_rdata, uart_rdata, xpu_rdata, spram_rdata;
-  wire rom_d = d_go && d_tgt == TgtRom;
+  wire rom_d = b_go && b_tgt == TgtRom;
   tpu_soc_ram #(.Words(RomWords), .InitFile(FwInit)) u_rom (
     .clk_i,
     .req_i       (rom_d || (imem_req_valid && i_rom)),
-    .we_i        (rom_d && dmem_req_we),
-    .addr_i      (rom_d ? dmem_req_addr[RomAW+1:2] : imem_req_addr[RomAW+1:2]),
-    .wdata_i     (dmem_req_wdata),
-    .wstrb_i     (dmem_req_wstrb),
+    .we_i        (rom_d && b_we),
+    .addr_i      (rom_d ? b_addr[RomAW+1:2] : imem_req_addr[RomAW+1:2]),
+    .wdata_i     (b_wdata),
+    .wstrb_i     (b_wstrb),
     .rdata_o     (rom_rdata),
     .boot_we_i   (1'b0),
     .boot_addr_i (RomAW'(0)),
@@ -162,10 +215,10 @@ module tpu_lite_soc #(
   tpu_lite_platform u_plat (
     .clk_i,
     .rst_ni,
-    .reg_req_i      (d_go && d_tgt == TgtPlat),
-    .reg_we_i       (dmem_req_we),
-    .reg_addr_i     (dmem_req_addr[11:0]),
-    .reg_wdata_i    (dmem_req_wdata),
+    .reg_req_i      (b_go && b_tgt == TgtPlat),
+    .reg_we_i       (b_we),
+    .reg_addr_i     (b_addr[11:0]),
+    .reg_wdata_i    (b_wdata),
     .reg_rdata_o    (plat_rdata),
     .console_valid_o(console_valid),
     .console_data_o (console_data),
@@ -176,10 +229,10 @@ module tpu_lite_soc #(
   tpu_lite_uart #(.ClkHz(ClkHz), .Baud(Baud), .RxDepth(UartRxDepth), .TxDepth(UartTxDepth)) u_uart (
     .clk_i,
     .rst_ni,
-    .req_i  (dmem_req_valid && d_tgt == TgtUart),
-    .we_i   (dmem_req_we),
-    .addr_i (dmem_req_addr[3:0]),
-    .wdata_i(dmem_req_wdata),
+    .req_i  (b_valid && b_tgt == TgtUart),
+    .we_i   (b_we),
+    .addr_i (b_addr[3:0]),
+    .wdata_i(b_wdata),
     .ready_o(uart_ready),
     .rdata_o(uart_rdata),
     .rx_i   (uart_rx_i),
@@ -190,10 +243,10 @@ module tpu_lite_soc #(
   tpu_lite_xpu u_xpu (
     .clk_i,
     .rst_ni,
-    .req_i  (dmem_req_valid && d_tgt == TgtXpu),
-    .we_i   (dmem_req_we),
-    .addr_i ({dmem_req_addr[13], dmem_req_addr[11:0]}),  // 0x1000_6000 -> 0x1000
-    .wdata_i(dmem_req_wdata),
+    .req_i  (b_valid && b_tgt == TgtXpu),
+    .we_i   (b_we),
+    .addr_i ({b_addr[13], b_addr[11:0]}),  // 0x1000_6000 -> 0x1000
+    .wdata_i(b_wdata),
     .ready_o(xpu_ready),
     .rdata_o(xpu_rdata),
     .busy_o (xpu_busy)
@@ -201,11 +254,11 @@ module tpu_lite_soc #(
 
   tpu_lite_spram u_spram (
     .clk_i,
-    .req_i  (d_go && d_tgt == TgtSpram),
-    .we_i   (dmem_req_we),
-    .addr_i (dmem_req_addr[16:2]),
-    .wdata_i(dmem_req_wdata),
-    .wstrb_i(dmem_req_wstrb),
+    .req_i  (b_go && b_tgt == TgtSpram),
+    .we_i   (b_we),
+    .addr_i (b_addr[16:2]),
+    .wdata_i(b_wdata),
+    .wstrb_i(b_wstrb),
     .rdata_o(spram_rdata)
   );
 
@@ -242,7 +295,7 @@ module tpu_lite_soc #(
 
   // The console and the exit code are for simulation (tests read them by name).
   logic unused;
-  assign unused = ^{sdram_dq_i, exit_code, console_valid, console_data, imem_req_addr[1:0]};
+  assign unused = ^{sdram_dq_i, exit_code, console_valid, console_data, imem_req_addr[1:0], b_addr};
 
   // Assertions
 `ifndef SYNTHESIS
@@ -253,7 +306,7 @@ module tpu_lite_soc #(
   always_ff @(posedge clk_i) begin
     if (console_valid && SimConsole != 0) $write("%c", console_data);
   end
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(imem_req_valid && dmem_req_valid))
+  assert property (@(posedge clk_i) disable iff (!rst_ni) !(imem_req_valid && (dmem_req_valid || b_valid)))
     else $error("tpu_lite_soc: fetch and data request in one cycle");
 `endif
 endmodule

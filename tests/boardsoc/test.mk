@@ -71,25 +71,29 @@ TEST_TARGETS += $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 test-boardsoc: $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 
 # lite: picotpu-lite (tpu_lite_soc, rtl/lite, docs/lite.md) as the iCEBreaker builds it, driven
-# through its UART pins (BOARD_UART: 8N1 at 24 MHz / 3 Mbaud, 8 cycles per bit) with the lite
+# through its UART pins (BOARD_UART: 8N1 at the board's 18 MHz and 3 Mbaud, 6 cycles per bit;
+# constraints/icebreaker.mk) with the lite
 # firmware in its ROM ($readmemh of build/fw/ptpu_lite_rom.hex, fw/lite/lite.mk: read when the
 # model starts, so a new image needs no rebuild).  The configuration is the icebreaker's with
 # the lite's 124 KB of device memory; INFO names it "icebreaker".
 BOARDSOC_LITE_RTL := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv))) \
   rtl/soc/tpu_soc_ram.sv rtl/link/tpu_uart_rx.sv rtl/link/tpu_uart_tx.sv $(sort $(wildcard rtl/lite/*.sv))
 BOARDSOC_LITE_FW := $(FW_BUILD)/ptpu_lite_rom.hex
-BOARDSOC_LITE_CLK := 24000000
+BOARDSOC_LITE_CLK := 18000000
 BOARDSOC_LITE_BAUD := 3000000
-BOARDSOC_PROGS_lite ?= 16
+BOARDSOC_LITE_DIV := 6
+BOARDSOC_PROGS_lite ?= 8
 $(eval $(call tb_model,boardsoc_lite,tpu_lite_soc,$(BOARDSOC_LITE_RTL),-GClkHz=$(BOARDSOC_LITE_CLK) \
   -GBaud=$(BOARDSOC_LITE_BAUD) -GFwRomKb=$(LITE_ROM_KB) -GFwInit=\"$(abspath $(BOARDSOC_LITE_FW))\"))
 $(eval $(call tb_prog,tb_boardsoc_lite,boardsoc_lite,$(BOARDSOC_TB_SRCS)))
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_lite: TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
   -Itests/soc -DBOARD_CONFIG=icebreaker -DBOARD_NAME=lite -DBOARD_N=4 -DBOARD_BF16=0 -DBOARD_UB_ROWS=256 \
   -DBOARD_WB_ROWS=64 -DBOARD_ACC_ROWS=128 -DBOARD_VP_ROWS=16 -DBOARD_MEM_KB=124u -DBOARD_FW_RAM_KB=$(LITE_ROM_KB) \
-  -DBOARD_CLK_HZ=$(BOARDSOC_LITE_CLK)u -DBOARD_UART -DBOARD_UART_DIV=$$(( $(BOARDSOC_LITE_CLK) / $(BOARDSOC_LITE_BAUD) )) \
+  -DBOARD_CLK_HZ=$(BOARDSOC_LITE_CLK)u -DBOARD_UART -DBOARD_UART_DIV=$(BOARDSOC_LITE_DIV) \
   -DBOARD_DEFAULT_FW=$(abspath $(BOARDSOC_LITE_FW))
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_lite: $(BOARDSOC_TB_HDRS) tests/boardsoc/test.mk
+# make test: about 40 s of CPU time (8 programs; the link moves 300 KB/s of simulated time).
+TEST_TARGETS += test-boardsoc-lite
 .PHONY: test-boardsoc-lite
 test-boardsoc-lite: $(tb_boardsoc_lite_BIN) $(BOARDSOC_LITE_FW)
 	@$(call run_test,boardsoc-lite,$(tb_boardsoc_lite_BIN) --progs $(BOARDSOC_PROGS_lite) --ops $(BOARDSOC_OPS) \
