@@ -54,7 +54,7 @@ INSTANCES = {
     ],
 }
 FILES = {"tpu_core_ram": "rtl/soc/tpu_core_ram.sv", "tpu_core_fifo": "rtl/soc/tpu_core_fifo.sv",
-         "tpu_dma_fifo": "rtl/dma/tpu_dma_fifo.sv"}
+         "tpu_dma_fifo": "rtl/dma/tpu_dma_fifo.sv rtl/soc/tpu_core_fifo.sv"}
 
 
 # A tpu_core_ram with one write or read port is wrapped with the other port tied off, as
@@ -79,7 +79,7 @@ endmodule
 def synth(rtl, board, module, params):
     chp = " ".join(f"-chparam {k} {v}" for k, v in params.items())
     cmd = "synth_ecp5" if board == "ulx3s" else "synth_ice40"
-    src = os.path.join(rtl, FILES[module])
+    src = " ".join(os.path.join(rtl, f) for f in FILES[module].split())
     with tempfile.TemporaryDirectory() as d:
         js = os.path.join(d, "stat.json")
         top = module
