@@ -60,6 +60,25 @@ module tpu_vpu_lane #(
     else                        right_of = neg;
   endfunction
 
+  // fp32 max (bf16 configurations): subnormals count as zero of their sign; +-0 compare
+  // equal; the first value wins ties; any NaN gives the canonical NaN.
+  function automatic logic [31:0] fp32_max(input logic [31:0] a, input logic [31:0] b);
+    logic        a_nan, b_nan, a_zero, b_zero, b_gt;
+    logic [30:0] a_mag, b_mag;
+    a_nan  = (a[30:23] == 8'hff) && (a[22:0] != 23'd0);
+    b_nan  = (b[30:23] == 8'hff) && (b[22:0] != 23'd0);
+    a_zero = (a[30:23] == 8'd0);
+    b_zero = (b[30:23] == 8'd0);
+    a_mag  = a_zero ? 31'd0 : a[30:0];
+    b_mag  = b_zero ? 31'd0 : b[30:0];
+    if (a_zero && b_zero)                            b_gt = 1'b0;
+    else if ((a[31] && !a_zero) != (b[31] && !b_zero)) b_gt = a[31] && !a_zero;
+    else if (a[31] && !a_zero)                       b_gt = b_mag < a_mag;
+    else                                             b_gt = b_mag > a_mag;
+    if (a_nan || b_nan) fp32_max = tpu_fp_pkg::Fp32QNaN;
+    else                fp32_max = b_gt ? b : a;
+  endfunction
+
   logic fp;
   assign fp = (EnableBf16 != 0) && fp_i;
 
@@ -175,36 +194,32 @@ module tpu_vpu_lane #(
   // ---------------------------------------------------------------------------
   // Floating point (bf16 configurations only).
   if (EnableBf16 != 0) begin : g_fp
-    logic        a_nan, b_nan, a_zero, b_zero, b_gt;
-    logic [30:0] a_mag, b_mag;
-    logic [31:0] fmax;
+    // The fp32 operations are computed only where their result is used (an fp
+    // reduction; a stage that advances with fp_i): the same values, but the Verilated
+    // model no longer runs two fp32 adds per lane in every cycle of an int8 program.
     always_comb begin
-      // Max: subnormals count as zero of their sign; +-0 compare equal; the
-      // first value wins ties; any NaN gives the canonical NaN.
-      a_nan  = (acc_i[30:23] == 8'hff) && (acc_i[22:0] != 23'd0);
-      b_nan  = (x_i[30:23] == 8'hff) && (x_i[22:0] != 23'd0);
-      a_zero = (acc_i[30:23] == 8'd0);
-      b_zero = (x_i[30:23] == 8'd0);
-      a_mag  = a_zero ? 31'd0 : acc_i[30:0];
-      b_mag  = b_zero ? 31'd0 : x_i[30:0];
-      if (a_zero && b_zero)                      b_gt = 1'b0;
-      else if ((acc_i[31] && !a_zero) != (x_i[31] && !b_zero)) b_gt = acc_i[31] && !a_zero;
-      else if (acc_i[31] && !a_zero)             b_gt = b_mag < a_mag;
-      else                                       b_gt = b_mag > a_mag;
-      if (a_nan || b_nan) fmax = tpu_fp_pkg::Fp32QNaN;
-      else                fmax = b_gt ? x_i : acc_i;
+      fp_red = '0;
+      if (fp_i && !first_i && pool_i != 2'd0) begin
+        if (pool_i == 2'd1) fp_red = fp32_max(acc_i, x_i);
+        else                fp_red = tpu_fp_pkg::fp32_add(acc_i, x_i);
+      end
     end
-    assign fp_red = (pool_i == 2'd1) ? fmax : tpu_fp_pkg::fp32_add(acc_i, x_i);
-    assign fp_s1  = tpu_fp_pkg::fp32_add(v_q, bias_i);
 
     logic s1_nan;
     always_comb begin
-      s1_nan = (s1_q[30:23] == 8'hff) && (s1_q[22:0] != 23'd0);
-      fp_s2  = s1_q;
-      if (!s1_nan && relu_i && s1_q[31])                     fp_s2 = 32'd0;
-      if (!s1_nan && relu6_i && !s1_q[31] && s1_q > Fp32Six) fp_s2 = Fp32Six;
+      fp_s1 = '0;
+      fp_s2 = '0;
+      fp_s3 = '0;
+      s1_nan = 1'b0;
+      if (en_i && fp_i) begin
+        fp_s1  = tpu_fp_pkg::fp32_add(v_q, bias_i);
+        s1_nan = (s1_q[30:23] == 8'hff) && (s1_q[22:0] != 23'd0);
+        fp_s2  = s1_q;
+        if (!s1_nan && relu_i && s1_q[31])                     fp_s2 = 32'd0;
+        if (!s1_nan && relu6_i && !s1_q[31] && s1_q > Fp32Six) fp_s2 = Fp32Six;
+        fp_s3  = bf16_i ? {16'd0, tpu_fp_pkg::fp32_to_bf16(s2_q[31:0])} : s2_q[31:0];
+      end
     end
-    assign fp_s3 = bf16_i ? {16'd0, tpu_fp_pkg::fp32_to_bf16(s2_q[31:0])} : s2_q[31:0];
     assign res_o = fp ? s4_q : {24'd0, y8};
   end else begin : g_int
     assign fp_red = '0;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # DMA: models per configuration, the testbench, lint, tests and benchmarks.
-DMA_RTL := rtl/dma/tpu_dma_pkg.sv rtl/dma/tpu_dma_fifo.sv rtl/dma/tpu_dma_prot.sv \
+DMA_RTL := rtl/dma/tpu_dma_pkg.sv rtl/soc/tpu_core_fifo.sv rtl/dma/tpu_dma_fifo.sv rtl/dma/tpu_dma_prot.sv \
            rtl/dma/tpu_dma_agen.sv rtl/dma/tpu_dma_rd.sv rtl/dma/tpu_dma_wr.sv rtl/dma/tpu_dma.sv
 DMA_TB := tests/dma/tb_dma.c tests/dma/dma_model.c tests/dma/axi_mem.c
 DMA_TB_DEPS := tests/dma/dma_model.h tests/dma/axi_mem.h
