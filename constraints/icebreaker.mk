@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # constraints/icebreaker.mk - the iCEBreaker (iCE40UP5K-SG48) build (mk/board.mk, docs/boards.md).
 #
-# Clock: the PLL makes 12 MHz * (DIVF + 1) / 2^DIVQ = 12 * 48 / 32 = 18 MHz (VCO 576 MHz), 6
-# clocks per bit at the FT2232H's 3 Mbaud.  The lite SoC does not reach 24 MHz (12 * 64 / 32):
-# its core's register file -> ALU -> write-back paths are about 22 MHz alone (docs/cpu.md), and
-# 15.6 MHz with the bus decode after the address adder (before DmemReg; docs/lite.md).  Other
-# choices that keep the UART exact: 15 MHz (DIVF 79, DIVQ 6; 5 per bit), 12 MHz (DIVF 63, DIVQ 6).
+# Clock: the PLL makes 12 MHz * (DIVF + 1) / 2^DIVQ = 12 * 80 / 64 = 15 MHz (VCO 960 MHz), 5
+# clocks per bit at the FT2232H's 3 Mbaud.  The lite SoC does not reach 24 MHz, nor quite 18
+# (12 * 48 / 32; measured 17.82 MHz): its longest paths are the core's own, register file ->
+# ALU -> next pc -> the firmware ROM's address (docs/cpu.md: the core alone is about 22 MHz).
+# Other choices that keep the UART exact: 18 MHz (DIVF 47, DIVQ 5; 6 per bit), 12 MHz (DIVF 63,
+# DIVQ 6; 4 per bit).  The firmware keeps up with 3 Mbaud at 4 clocks per bit (simulated).
 BOARD_icebreaker_FAMILY := ice40
 BOARD_icebreaker_TOP := icebreaker_top
 # The board builds picotpu-lite (rtl/lite, docs/lite.md): icebreaker_top's Lite = 1.  The full
@@ -14,10 +15,10 @@ BOARD_icebreaker_TOP := icebreaker_top
 ICEBREAKER_LITE ?= 1
 BOARD_icebreaker_SRCS := $(BOARD_COMMON_SRCS) $(sort $(wildcard rtl/lite/*.sv)) rtl/boards/icebreaker_top.sv
 BOARD_icebreaker_CONFIG := icebreaker
-ICEBREAKER_HZ := 18000000
-BOARD_icebreaker_MHZ := 18
+ICEBREAKER_HZ := 15000000
+BOARD_icebreaker_MHZ := 15
 BOARD_icebreaker_FW_RAM_KB := $(if $(filter 0,$(ICEBREAKER_LITE)),8,$(LITE_ROM_KB))
-BOARD_icebreaker_TOP_PARAMS := ClkHz=$(ICEBREAKER_HZ) Baud=3000000 PllDivr=0 PllDivf=47 PllDivq=5 \
+BOARD_icebreaker_TOP_PARAMS := ClkHz=$(ICEBREAKER_HZ) Baud=3000000 PllDivr=0 PllDivf=79 PllDivq=6 \
                                FwRamKb=$(BOARD_icebreaker_FW_RAM_KB) Lite=$(ICEBREAKER_LITE)
 # The SPRAM on the four SB_SPRAM256KA, the 4x4 products two per SB_MAC16 (lite: tpu_lite_spram,
 # tpu_lite_xpu; full SoC: the SPRAM backend, the MXU array).

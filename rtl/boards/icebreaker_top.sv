@@ -30,14 +30,14 @@ module icebreaker_top #(
   parameter int MemBackend   = tpu_mem_pkg::BackendSpram,
   parameter int MemDataWidth = 64,
   // Board
-  parameter int unsigned ClkHz = 18_000_000,  // system clock made by the PLL
+  parameter int unsigned ClkHz = 15_000_000,  // system clock made by the PLL
   parameter int unsigned Baud  = 3_000_000,   // UART line rate (the FT2232H does 3 Mbaud)
   parameter FwInit             = "",          // $readmemh firmware image (scripts/bin2hex.py)
   parameter int FwRamKb        = 8,           // firmware RAM (full) or ROM (lite); the image fits it
   parameter int Lite           = 1,           // 1: picotpu-lite (tpu_lite_soc), 0: tpu_board_soc
   parameter int PllDivr        = 0,           // 0..15
-  parameter int PllDivf        = 47,          // 0..127
-  parameter int PllDivq        = 5            // 1..6
+  parameter int PllDivf        = 79,          // 0..127
+  parameter int PllDivq        = 6            // 1..6
 ) (
   input  wire        clk_12mhz_i,   // pin 35
   input  wire        btn_ni,        // BTN_N, pin 10: reset

@@ -71,7 +71,7 @@ TEST_TARGETS += $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 test-boardsoc: $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 
 # lite: picotpu-lite (tpu_lite_soc, rtl/lite, docs/lite.md) as the iCEBreaker builds it, driven
-# through its UART pins (BOARD_UART: 8N1 at the board's 18 MHz and 3 Mbaud, 6 cycles per bit;
+# through its UART pins (BOARD_UART: 8N1 at the board's 15 MHz and 3 Mbaud, 5 cycles per bit;
 # constraints/icebreaker.mk) with the lite
 # firmware in its ROM ($readmemh of build/fw/ptpu_lite_rom.hex, fw/lite/lite.mk: read when the
 # model starts, so a new image needs no rebuild).  The configuration is the icebreaker's with
@@ -79,9 +79,9 @@ test-boardsoc: $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 BOARDSOC_LITE_RTL := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv))) \
   rtl/soc/tpu_soc_ram.sv rtl/link/tpu_uart_rx.sv rtl/link/tpu_uart_tx.sv $(sort $(wildcard rtl/lite/*.sv))
 BOARDSOC_LITE_FW := $(FW_BUILD)/ptpu_lite_rom.hex
-BOARDSOC_LITE_CLK := 18000000
+BOARDSOC_LITE_CLK := 15000000
 BOARDSOC_LITE_BAUD := 3000000
-BOARDSOC_LITE_DIV := 6
+BOARDSOC_LITE_DIV := 5
 BOARDSOC_PROGS_lite ?= 8
 $(eval $(call tb_model,boardsoc_lite,tpu_lite_soc,$(BOARDSOC_LITE_RTL),-GClkHz=$(BOARDSOC_LITE_CLK) \
   -GBaud=$(BOARDSOC_LITE_BAUD) -GFwRomKb=$(LITE_ROM_KB) -GFwInit=\"$(abspath $(BOARDSOC_LITE_FW))\"))
