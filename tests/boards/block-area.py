@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """block-area.py - iCE40 or ECP5 resources of every block of a board's SoC (docs/performance.md, Boards).
 
-Synthesizes a board top (default icebreaker_top in the icebreaker configuration) with
+Synthesizes a board top (default icebreaker_top in the icebreaker configuration; it builds
+picotpu-lite unless given --param Lite=0, the full SoC) with
 Yosys `synth_ice40 -dsp -noflatten` (--arch ecp5: `synth_ecp5 -noflatten`), so that each
 module keeps its own cells, and prints per block (the module with everything below it, as
 many instances as the design has) SB_LUT4, flip-flops, SB_CARRY, SB_MAC16, SB_RAM40_4K and
