@@ -83,18 +83,30 @@ BOARDSOC_LITE_CLK := 15000000
 BOARDSOC_LITE_BAUD := 3000000
 BOARDSOC_LITE_DIV := 5
 BOARDSOC_PROGS_lite ?= 8
-$(eval $(call tb_model,boardsoc_lite,tpu_lite_soc,$(BOARDSOC_LITE_RTL),-GClkHz=$(BOARDSOC_LITE_CLK) \
-  -GBaud=$(BOARDSOC_LITE_BAUD) -GFwRomKb=$(LITE_ROM_KB) -GFwInit=\"$(abspath $(BOARDSOC_LITE_FW))\"))
-$(eval $(call tb_prog,tb_boardsoc_lite,boardsoc_lite,$(BOARDSOC_TB_SRCS)))
-$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_lite: TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
-  -Itests/soc -DBOARD_CONFIG=icebreaker -DBOARD_NAME=lite -DBOARD_N=4 -DBOARD_BF16=0 -DBOARD_UB_ROWS=256 \
+BOARDSOC_OPS_lite ?= 60
+# liteprim: the same with the iCE40 primitives of the board build (-DTPU_ICE40: the XPU's
+# SB_MAC16 pairs, the four SB_SPRAM256KA) on Yosys's simulation models of them.
+BOARDSOC_PROGS_liteprim ?= 4
+BOARDSOC_OPS_liteprim ?= 30
+BOARDSOC_VARGS_liteprim = -DTPU_ICE40 -DNO_ICE40_DEFAULT_ASSIGNMENTS tests/boards/cells.vlt \
+  $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
+define BOARDSOC_LITE
+$(call tb_model,boardsoc_$(1),tpu_lite_soc,$(BOARDSOC_LITE_RTL),-GClkHz=$(BOARDSOC_LITE_CLK) \
+  -GBaud=$(BOARDSOC_LITE_BAUD) -GFwRomKb=$(LITE_ROM_KB) -GFwInit=\"$(abspath $(BOARDSOC_LITE_FW))\" \
+  $(BOARDSOC_VARGS_$(1)))
+$(call tb_prog,tb_boardsoc_$(1),boardsoc_$(1),$(BOARDSOC_TB_SRCS))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
+  -Itests/soc -DBOARD_CONFIG=icebreaker -DBOARD_NAME=$(1) -DBOARD_N=4 -DBOARD_BF16=0 -DBOARD_UB_ROWS=256 \
   -DBOARD_WB_ROWS=64 -DBOARD_ACC_ROWS=128 -DBOARD_VP_ROWS=16 -DBOARD_MEM_KB=124u -DBOARD_FW_RAM_KB=$(LITE_ROM_KB) \
   -DBOARD_CLK_HZ=$(BOARDSOC_LITE_CLK)u -DBOARD_UART -DBOARD_UART_DIV=$(BOARDSOC_LITE_DIV) \
   -DBOARD_DEFAULT_FW=$(abspath $(BOARDSOC_LITE_FW))
-$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_lite: $(BOARDSOC_TB_HDRS) tests/boardsoc/test.mk
-# make test: about 40 s of CPU time (8 programs; the link moves 300 KB/s of simulated time).
-TEST_TARGETS += test-boardsoc-lite
-.PHONY: test-boardsoc-lite
-test-boardsoc-lite: $(tb_boardsoc_lite_BIN) $(BOARDSOC_LITE_FW)
-	@$(call run_test,boardsoc-lite,$(tb_boardsoc_lite_BIN) --progs $(BOARDSOC_PROGS_lite) --ops $(BOARDSOC_OPS) \
-	  $(if $(SEED),--seed $(SEED)))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): $(BOARDSOC_TB_HDRS) tests/boardsoc/test.mk
+.PHONY: test-boardsoc-$(1)
+test-boardsoc-$(1): $$(tb_boardsoc_$(1)_BIN) $(BOARDSOC_LITE_FW)
+	@$$(call run_test,boardsoc-$(1),$$(tb_boardsoc_$(1)_BIN) --progs $(BOARDSOC_PROGS_$(1)) --ops $(BOARDSOC_OPS_$(1)) \
+	  $$(if $$(SEED),--seed $$(SEED)))
+endef
+# make test: lite about 40 s of CPU time (the link moves 300 KB/s of simulated time), liteprim
+# about 20 s, plus the two model builds.
+$(foreach c,lite liteprim,$(eval $(call BOARDSOC_LITE,$(c))))
+TEST_TARGETS += test-boardsoc-lite test-boardsoc-liteprim
