@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_litefw.c - what the picotpu-lite firmware costs on the RTL: the Verilated
- * tpu_lite_soc of tests/boardsoc (boardsoc_lite: 24 MHz, 3 Mbaud, the image
+ * tpu_lite_soc of tests/boardsoc (boardsoc_lite: the board's clock and line rate, the image
  * build/fw/ptpu_lite_rom.hex in its ROM), driven through its UART pins.
  *
  *   link   MEM_WRITE and MEM_READ of 32 KB in MAX_PAYLOAD chunks, one request at a time:
@@ -30,11 +30,20 @@
 #include "ptpu_link.h"
 #include "tb.h"
 
-#define CLK_HZ 24000000u
-#define BAUD 3000000u
+/* The clock and line rate of the boardsoc_lite model (tests/boardsoc/test.mk passes them). */
+#ifndef LITE_CLK_HZ
+#error "LITE_CLK_HZ (the boardsoc_lite model's ClkHz) must be defined"
+#endif
+#ifndef LITE_BAUD
+#error "LITE_BAUD (the boardsoc_lite model's Baud) must be defined"
+#endif
+#define CLK_HZ ((uint32_t)LITE_CLK_HZ)
+#define BAUD ((uint32_t)LITE_BAUD)
 #define DIV (CLK_HZ / BAUD)         /* cycles per bit */
 #define RSP_CYCLES 4000000u
-#define CONFIG "lite 24MHz 3Mbaud"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define CONFIG "lite ClkHz=" STR(LITE_CLK_HZ) " Baud=" STR(LITE_BAUD)
 
 struct line {
     tb_t *tb;

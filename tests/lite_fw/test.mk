@@ -29,13 +29,14 @@ test-litefw-asan: build/lite_fw/tb_litefw_asan
 	@$(call run_test,litefw_asan,$< --progs 200 $(if $(SEED),--seed $(SEED)))
 
 # On the RTL: the lite firmware in the Verilated tpu_lite_soc of tests/boardsoc
-# (boardsoc_lite, 24 MHz, 3 Mbaud) through its UART pins (tests/lite_fw/bench_litefw.c).
+# (boardsoc_lite, at the board's clock and line rate) through its UART pins (tests/lite_fw/bench_litefw.c).
 # bench-litefw: MEM_WRITE/MEM_READ efficiency against the line rate, device cycles per
 # MATMUL row, ACTIVATE output, LOAD/STORE row.
 ifdef boardsoc_lite_LIB
 $(eval $(call tb_prog,bench_litefw,boardsoc_lite,tests/lite_fw/bench_litefw.c tests/soc/linkcli.c host/src/ptpu_link.c))
-$(TB_BUILD)/bin$(TB_VARIANT)/bench_litefw: TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Itests/soc
-$(TB_BUILD)/bin$(TB_VARIANT)/bench_litefw: tests/soc/linkcli.h host/src/ptpu_link.h tests/lite_fw/test.mk
+$(TB_BUILD)/bin$(TB_VARIANT)/bench_litefw: TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Itests/soc \
+  -DLITE_CLK_HZ=$(BOARDSOC_LITE_CLK) -DLITE_BAUD=$(BOARDSOC_LITE_BAUD)
+$(TB_BUILD)/bin$(TB_VARIANT)/bench_litefw: tests/soc/linkcli.h host/src/ptpu_link.h tests/lite_fw/test.mk tests/boardsoc/test.mk
 # test-litefw-rtl: the link's error paths on the RTL (real UART, the byte time-out on the
 # real mtime): bad CRC, LEN too large, truncated frames, a gap below the time-out,
 # STATUS/RESET while a program runs.  About 1 s.
