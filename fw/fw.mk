@@ -40,6 +40,11 @@ $(FW_BUILD)/lib/$(1)/%.o: fw/src/% $(FW_HDRS) fw/fw.mk
 endef
 $(foreach a,$(FW_ARCHS),$(eval $(call fw_lib,$(a))))
 
+# An image compiled for size (-Os among its CFLAGS) also links with -flto: the inlining
+# across files that -Os gives up otherwise, e.g. between the command layer
+# (fw/src/cp/cp_serve.c) and its port, which call each other through functions.
+fw_lto = $(if $(filter -Os,$(1)),-flto)
+
 fw_size_line = $(FW_SIZE) $(1) | awk 'NR==2 {printf "  SIZE %-40s text %6d  data %5d  bss %6d\n", "$(1)", $$1, $$2, $$3}'
 fw_check_arch = $(if $(filter $(1),$(FW_ARCHS)),,$(error fw image $(2): unknown ARCH '$(1)' (use $(FW_ARCHS))))
 
@@ -49,8 +54,8 @@ FW_IMAGES += $(FW_BUILD)/$(1).elf
 FW_TARGETS += $(FW_BUILD)/$(1).bin $(FW_BUILD)/$(1).hex
 $(FW_BUILD)/$(1).elf: $(3) $$(FW_LIB_$(2)) fw/ld/sim.ld $(FW_HDRS) fw/fw.mk
 	@mkdir -p $$(@D)
-	$(FW_CC) $(call fw_arch_flags,$(2)) $(FW_CFLAGS) $(FW_OPT) $(4) $(FW_LDFLAGS) \
-	  -o $$@ $(filter-out %.h,$(3)) $$(FW_LIB_$(2))
+	$(FW_CC) $(call fw_arch_flags,$(2)) $(FW_CFLAGS) $(FW_OPT) $(4) $(call fw_lto,$(4)) \
+	  $(FW_LDFLAGS) -o $$@ $(filter-out %.h,$(3)) $$(FW_LIB_$(2))
 	@$$(call fw_size_line,$$@)
 endef
 

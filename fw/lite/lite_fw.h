@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lite_fw.h - the picotpu-lite firmware's pieces (docs/firmware.md, "Lite firmware"):
- * the link and command layer (lite_link.c) and the ISA interpreter (lite_isa.c), which
- * share the state of the program that runs.  Hardware access: lite_hal.h.
+ * the link layer and the port of the command layer (lite_link.c; the layer itself is
+ * fw/src/cp/cp_serve.c, shared with the full SoC's firmware) and the ISA interpreter
+ * (lite_isa.c), which share the state of the program that runs (lite_prog, and cp_prog
+ * for its outcome).  Hardware access: lite_hal.h.
  */
 #ifndef LITE_FW_H
 #define LITE_FW_H
@@ -12,6 +14,7 @@
 
 #include "lite_hal.h"
 #include "picotpu_isa.h"
+#include "ptpu_cp.h"
 #include "ptpu_dmafn.h"
 
 /* The configuration the device reports: the icebreaker figures (spec/picotpu.toml) with
@@ -27,10 +30,9 @@
 #define LITE_FW_VERSION 0x00010000u     /* major.minor.patch as 0x00MMmmpp */
 #define LITE_CONFIG_NAME "icebreaker"
 
-/* The program: set by RUN (lite_link.c), advanced by the interpreter. */
+/* The program: set by RUN (lite_link.c), advanced by the interpreter.  Whether it runs
+ * and how the last one ended: cp_prog (ptpu_cp.h). */
 struct lite_prog {
-    bool running;
-    uint32_t state, fault, fault_pc, fault_addr;    /* the last program's outcome */
     uint32_t addr, len, pc;
     uint32_t nwin;
     struct ptpu_window win[LITE_NUM_WINDOWS];

@@ -129,7 +129,7 @@ static bool row_yield(uint32_t i)
     if ((i % YIELD_ROWS) != YIELD_ROWS - 1)
         return true;
     lite_yield();
-    return lite_prog.running;
+    return cp_prog.running;
 }
 
 /* LOAD and STORE: 0 (done), a fault code with *faddr, or -1 (stopped by RESET). */
@@ -284,7 +284,7 @@ void lite_isa_step(void)
     default:   /* SYNC: every earlier instruction has completed */
         break;
     }
-    if (rc < 0 || !p->running)   /* stopped by RESET meanwhile */
+    if (rc < 0 || !cp_prog.running)   /* stopped by RESET meanwhile */
         return;
     if (rc > 0) {
         lite_prog_end(PTPU_STATE_FAULT, (uint32_t)rc, pc, faddr);

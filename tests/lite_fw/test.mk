@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/lite_fw/test.mk - the picotpu-lite firmware (fw/lite/) compiled for the host with
 # C models of the UART and the XPU (tests/lite_fw/tb_litefw.c): random programs against
-# the ref model and the link protocol's answers.  Built twice: -O2 and ASan/UBSan.
-LITEFW_SRCS := tests/lite_fw/tb_litefw.c fw/lite/lite_link.c fw/lite/lite_isa.c tests/soc/progen.c \
-               host/src/ptpu_link.c host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c host/src/ptpu_vpu.c \
-               host/src/ptpu_arith.c
-LITEFW_HDRS := fw/lite/lite_fw.h fw/lite/lite_hal.h fw/lite/lite_map.h tests/soc/progen.h host/src/ptpu_link.h \
-               host/src/ref/ptpu_ref.h host/src/ptpu_dmafn.h host/src/ptpu_vpu.h host/src/ptpu_arith.h \
-               host/include/picotpu_isa.h
+# the ref model and the link protocol's answers, with the command layer it shares with the
+# full SoC's firmware (fw/src/cp/cp_serve.c).  Built twice: -O2 and ASan/UBSan.
+LITEFW_SRCS := tests/lite_fw/tb_litefw.c fw/lite/lite_link.c fw/lite/lite_isa.c fw/src/cp/cp_serve.c \
+               tests/soc/progen.c host/src/ptpu_link.c host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c \
+               host/src/ptpu_vpu.c host/src/ptpu_arith.c
+LITEFW_HDRS := fw/lite/lite_fw.h fw/lite/lite_hal.h fw/lite/lite_map.h fw/include/ptpu_cp.h \
+               fw/include/ptpu_isa.h tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h \
+               host/src/ptpu_dmafn.h host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h
 LITEFW_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -DLITE_NATIVE -Ifw/lite -Ihost/include -Ihost/src \
-                 -Ihost/src/ref -Itests/soc
+                 -Ihost/src/ref -Itests/soc -Ifw/include
 LITEFW_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 build/lite_fw/tb_litefw: $(LITEFW_SRCS) $(LITEFW_HDRS) tests/lite_fw/test.mk
