@@ -23,7 +23,11 @@ BOARDSOC_CLK_ice40prim := 24000000
 BOARDSOC_PROGS_ice40prim ?= 16
 BOARDSOC_VARGS_ice40prim = -DTPU_ICE40 -DNO_ICE40_DEFAULT_ASSIGNMENTS tests/boards/cells.vlt \
   $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
-BOARDSOC_CLK_ulx3s := 60000000
+# ulx3s: the board's clock (constraints/ulx3s.mk, read here ahead of mk/board.mk, which reads
+# it again: its assignments are plain and only depend on mk/board.mk's BOARD_COMMON_SRCS).
+include constraints/ulx3s.mk
+BOARDSOC_CLK_ulx3s := $(BOARD_ulx3s_CLK_HZ)
+BOARDSOC_MKDEPS_ulx3s := constraints/ulx3s.mk
 BOARDSOC_CDEFS_ulx3s := -DBOARD_SDRAM -Isim/sdram
 BOARDSOC_CSRCS_ulx3s := sim/sdram/sdram.c
 BOARDSOC_HDRS_ulx3s := sim/sdram/sdram.h
@@ -49,7 +53,7 @@ define BOARDSOC_CONFIG
 $(call tb_model,boardsoc_$(1),tpu_soc,$(BOARDSOC_RTL),$(addprefix -G,$(BOARDSOC_CFG_$(1))) -GConfigName=\"$(1)\" \
   -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500 \
   $(BOARDSOC_VARGS_$(1)))
-$(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk
+$(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk $(BOARDSOC_MKDEPS_$(1))
 $(call tb_prog,tb_boardsoc_$(1),boardsoc_$(1),$(BOARDSOC_TB_SRCS) $(BOARDSOC_CSRCS_$(1)))
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
   -Itests/soc -DBOARD_CONFIG=$(1) -DBOARD_N=$(call bsoc_p,N,$(1)) -DBOARD_BF16=$(call bsoc_p,EnableBf16,$(1)) \
@@ -57,7 +61,7 @@ $(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): TB_PROG_CFLAGS := -Ihost/include 
   -DBOARD_ACC_ROWS=$(call bsoc_p,AccRows,$(1)) -DBOARD_VP_ROWS=$(call bsoc_p,VpRows,$(1)) \
   -DBOARD_MEM_KB=$(call bsoc_p,MemKb,$(1))u -DBOARD_FW_RAM_KB=$(BOARDSOC_FW_RAM_KB) \
   -DBOARD_CLK_HZ=$(BOARDSOC_CLK_$(1))u -DBOARD_DEFAULT_FW=$(abspath $(BOARDSOC_FW)) $(BOARDSOC_CDEFS_$(1))
-$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): $(BOARDSOC_TB_HDRS) $(BOARDSOC_HDRS_$(1)) tests/boardsoc/test.mk
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): $(BOARDSOC_TB_HDRS) $(BOARDSOC_HDRS_$(1)) tests/boardsoc/test.mk $(BOARDSOC_MKDEPS_$(1))
 .PHONY: test-boardsoc-$(1)
 test-boardsoc-$(1): $$(tb_boardsoc_$(1)_BIN) $(BOARDSOC_FW)
 	@$$(call run_test,boardsoc-$(1),$$(tb_boardsoc_$(1)_BIN) --progs $(BOARDSOC_PROGS_$(1)) --ops $(BOARDSOC_OPS) \
@@ -77,7 +81,8 @@ test-boardsoc: $(addprefix test-boardsoc-,$(BOARDSOC_CONFIGS))
 # model starts, so a new image needs no rebuild).  The configuration is the icebreaker's with
 # the lite's 124 KB of device memory; INFO names it "icebreaker".
 BOARDSOC_LITE_RTL := rtl/soc/tpu_isa_pkg.sv rtl/cpu/tpu_cpu_pkg.sv $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv))) \
-  rtl/soc/tpu_soc_ram.sv rtl/link/tpu_uart_rx.sv rtl/link/tpu_uart_tx.sv $(sort $(wildcard rtl/lite/*.sv))
+  rtl/soc/tpu_soc_ram.sv rtl/soc/tpu_soc_platform.sv rtl/link/tpu_uart_rx.sv rtl/link/tpu_uart_tx.sv \
+  $(sort $(wildcard rtl/lite/*.sv))
 BOARDSOC_LITE_FW := $(FW_BUILD)/ptpu_lite_rom.hex
 BOARDSOC_LITE_CLK := 15000000
 BOARDSOC_LITE_BAUD := 3000000

@@ -12,8 +12,8 @@ LITE_YOSYS_SHARE := $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || 
 LITE_ICE40_CELLS := $(LITE_YOSYS_SHARE)/ice40/cells_sim.v
 LITE_CPU_RTL := rtl/cpu/tpu_cpu_pkg.sv $(filter-out %_pkg.sv,$(sort $(wildcard rtl/cpu/*.sv)))
 # Every source of the lite SoC (the board build and tests/boardsoc use the list too).
-LITE_RTL := rtl/soc/tpu_isa_pkg.sv $(LITE_CPU_RTL) rtl/soc/tpu_soc_ram.sv rtl/link/tpu_uart_rx.sv \
-            rtl/link/tpu_uart_tx.sv $(sort $(wildcard rtl/lite/*.sv))
+LITE_RTL := rtl/soc/tpu_isa_pkg.sv $(LITE_CPU_RTL) rtl/soc/tpu_soc_ram.sv rtl/soc/tpu_soc_platform.sv \
+            rtl/link/tpu_uart_rx.sv rtl/link/tpu_uart_tx.sv $(sort $(wildcard rtl/lite/*.sv))
 LITE_XPU_RTL := rtl/lite/tpu_lite_xpu.sv
 LITE_UART_RTL := rtl/link/tpu_uart_rx.sv rtl/link/tpu_uart_tx.sv rtl/lite/tpu_lite_fifo.sv rtl/lite/tpu_lite_uart.sv
 
