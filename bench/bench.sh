@@ -19,6 +19,14 @@ mkdir -p "$out"
 res() { awk -v k="$2" '$1 == "RESULT" && $2 == k { print $3; exit }' "$1"; }
 simto=${WL_SIM_TIMEOUT:-3600}
 simlib=build/sim/sim16/libpicotpu_sim.so
+# The RTL runs use the benchmark library (no tracing, profile-guided; `make sim-fast`) when it
+# is built, the test library otherwise (WL_SIM_FAST=0 forces the test library).
+fastlib=build/sim/fast/sim16/libpicotpu_sim.so
+simvar="test library"
+if [ "${WL_SIM_FAST:-1}" = 1 ] && [ -f $fastlib ]; then
+  export PTPU_SIM_LIB=$PWD/$fastlib
+  simvar="benchmark library: no tracing, profile-guided"
+fi
 
 run() {   # run LOG CMD...: the command's output to LOG and a summary to stdout
   local log=$1; shift
@@ -58,14 +66,14 @@ resnet50-sim)
       $rec resnet50.ref_equal 0 bool "sim16 RTL, whole network: the run did not complete ($why)" "$cmd"
     fi
     if [ -n "$(res $l wall_s)" ]; then
-      $rec resnet50.sim_wall_s "$(res $l wall_s)" s "sim16 RTL, whole network, model resident (backdoor)" "$cmd"
+      $rec resnet50.sim_wall_s "$(res $l wall_s)" s "sim16 RTL, whole network, model resident (backdoor), $simvar" "$cmd"
       $rec resnet50.sim_load_s "$(res $l load_s)" s "sim16 RTL, compile + backdoor upload" "$cmd"
       $rec resnet50.rtl_cycles "$(res $l cycles)" cycles "sim16 RTL, one program" "$cmd"
       $rec resnet50.rtl_utilization "$(res $l utilization)" fraction "sim16 RTL, one program" "$cmd"
-      $rec resnet50.sim_cycles_per_s "$(res $l cycles_per_s)" cycles/s "sim16 (whole network)" "$cmd"
-      $rec resnet50.sim_cpu_s "$(res $l cpu_s)" CPU-s "sim16 RTL, whole network, process CPU time" "$cmd"
+      $rec resnet50.sim_cycles_per_s "$(res $l cycles_per_s)" cycles/s "sim16 (whole network), $simvar" "$cmd"
+      $rec resnet50.sim_cpu_s "$(res $l cpu_s)" CPU-s "sim16 RTL, whole network, process CPU time, $simvar" "$cmd"
       $rec resnet50.sim_cycles_per_cpu_s "$(awk -v c="$(res $l cycles)" -v s="$(res $l cpu_s)" 'BEGIN { printf "%.0f", c / s }')" \
-        cycles/CPU-s "sim16 (whole network, process CPU time)" "$cmd"
+        cycles/CPU-s "sim16 (whole network, process CPU time), $simvar" "$cmd"
     fi
     exit 0
   fi

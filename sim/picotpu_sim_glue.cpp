@@ -2,8 +2,14 @@
 // picotpu_sim_glue.cpp - the one C++ file of the simulation library: builds the
 // Verilated SoC, evaluates it, opens and closes its FST trace, and lists its ports
 // (the table comes from sim/tb/gen_ports.sh, as for the block testbenches).
+// Built with VM_TRACE=0 for a model Verilated without --trace-fst (the benchmark library,
+// tests/soc/test.mk "sim-fast"): opening a trace then fails with a message.
 #include <verilated.h>
+#if VM_TRACE
 #include <verilated_fst_c.h>
+#else
+#include <cstdio>
+#endif
 
 #include "Vmodel.h"
 #include "picotpu_sim_glue.h"
@@ -11,7 +17,11 @@
 struct psm {
     VerilatedContext ctx;
     Vmodel *top;
+#if VM_TRACE
     VerilatedFstC *fst = nullptr;
+#else
+    void *fst = nullptr;   // never set: no tracing in this library
+#endif
     bool traced = false;   // trace() registered (once per model)
     tb_port_t ports[128];
     int nports = 0;
@@ -30,7 +40,9 @@ psm_t *psm_new(void)
 {
     psm_t *m = new psm();
     m->ctx.fatalOnError(false);  // an assertion ends the run through gotFinish()
+#if VM_TRACE
     m->ctx.traceEverOn(true);
+#endif
     m->top = new Vmodel(&m->ctx, "soc");
     Vmodel *t = m->top;
 #define TB_PORT(nm, msb, lsb, in)                                                      \
@@ -46,11 +58,15 @@ psm_t *psm_new(void)
 
 void psm_trace_close(psm_t *m)
 {
+#if VM_TRACE
     if (m->fst) {
         m->fst->close();
         delete m->fst;
         m->fst = nullptr;
     }
+#else
+    (void)m;
+#endif
 }
 
 void psm_free(psm_t *m)
@@ -78,6 +94,11 @@ bool psm_trace_open(psm_t *m, const char *path)
 {
     use(m);
     psm_trace_close(m);
+#if !VM_TRACE
+    fprintf(stderr, "picotpu_sim: this library was built without tracing (the benchmark "
+                    "library); use build/sim/<config>/libpicotpu_sim.so to write %s\n", path);
+    return false;
+#else
     m->fst = new VerilatedFstC;
     m->top->trace(m->fst, 99);
     m->fst->open(path);
@@ -87,12 +108,18 @@ bool psm_trace_open(psm_t *m, const char *path)
         return false;
     }
     return true;
+#endif
 }
 
 void psm_trace_dump(psm_t *m, uint64_t time)
 {
+#if VM_TRACE
     if (m->fst)
         m->fst->dump(time);
+#else
+    (void)m;
+    (void)time;
+#endif
 }
 
 bool psm_tracing(const psm_t *m) { return m->fst != nullptr; }

@@ -40,6 +40,53 @@ test-workloads-bert-sim: $(WL_BUILD)/bert $(WL_SIM_DEPS)
 	@$(call run_test,workloads_bert_sim,$< --device sim:config=sim16 $(WL_BERT_SMALL) $(WL_SEED))
 check-workloads-sim: test-workloads-resnet50-sim test-workloads-bert-sim
 
+# The benchmark library for long RTL runs: the sim16 SoC Verilated without --trace-fst (every
+# signal then stays a local instead of a traced member) and compiled with profile-guided
+# optimization: built with -fprofile-generate, trained on the two ResNet-50 layers and the
+# reduced BERT matmuls of make test (int8 and bf16), built again with -fprofile-use.  The same
+# RTL and parameters as build/sim/sim16, so the same cycles; bench/bench.sh loads it through
+# PTPU_SIM_LIB for the *-sim benchmarks (docs/performance.md, "Simulator speed on the RTL").
+# Not in make test (two model builds); `make sim-fast`, and make bench builds it.
+SIM_FAST_DIR := $(SIM_BUILD)/fast/sim16
+SIM_FAST_SO := $(SIM_FAST_DIR)/libpicotpu_sim.so
+SIM_FAST_CXXFLAGS := $(filter-out -DVM_TRACE=1 -DVM_TRACE_FST=1,$(SIM_CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0
+SIM_FAST_OBJS := $(SIM_sim16_DIR)/picotpu_sim.o $(SIM_sim16_DIR)/hbm2.o
+SIM_FAST_TRAIN := $(WL_BUILD)/resnet50 --device sim:config=sim16 $(WL_RN_SMALL) --seed 1 && \
+                  $(WL_BUILD)/bert --device sim:config=sim16 $(WL_BERT_SMALL) --seed 1
+# sim_fast_link,VARIANT,LDFLAGS: the model archive, glue and C parts into VARIANT/libpicotpu_sim.so
+sim_fast_link = $(CXX) -shared -o $(SIM_FAST_DIR)/$(1)/libpicotpu_sim.so $(2) $(SIM_FAST_DIR)/glue.o \
+  $(SIM_FAST_OBJS) -Wl,--whole-archive $(SIM_FAST_DIR)/obj/Vmodel__ALL.a -Wl,--no-whole-archive \
+  $(SIM_RT) $(SIM_LDLIBS)
+.PHONY: sim-fast
+sim-fast: $(SIM_FAST_SO)
+$(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_sim_glue.h $(SIM_FAST_OBJS) \
+                $(SIM_RT) $(SOC_FW) $(WL_BINS)
+	@rm -rf $(SIM_FAST_DIR) && mkdir -p $(SIM_FAST_DIR)/obj $(SIM_FAST_DIR)/gen
+	@date +%s > $(SIM_FAST_DIR)/build_start
+	@echo "  VERILATE soc sim16 (benchmark library: no tracing, profile-guided)"
+	$(VERILATOR) --cc $(filter-out --trace-fst,$(SIM_VFLAGS)) --top-module tpu_soc --prefix Vmodel \
+	  --Mdir $(SIM_FAST_DIR)/obj $(addprefix -G,$(SOC_CFG_sim16)) -GConfigName=\"sim16\" \
+	  -GFwRamKb=$(SOC_FW_RAM_KB) -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 \
+	  $(SIM_GFLAGS_sim16) $(SOC_SRCS)
+	@sim/tb/gen_ports.sh $(SIM_FAST_DIR)/obj/Vmodel.h > $(SIM_FAST_DIR)/obj/tb_ports.inc
+	$(CXX) $(SIM_FAST_CXXFLAGS) -I$(SIM_FAST_DIR)/obj -Isim -Isim/tb -c sim/picotpu_sim_glue.cpp \
+	  -o $(SIM_FAST_DIR)/glue.o
+	@echo "  BUILD   instrumented (-fprofile-generate)"
+	@$(MAKE) -s -C $(SIM_FAST_DIR)/obj -f Vmodel.mk VM_PARALLEL_BUILDS=1 \
+	  OPT_FAST="-O2 -fprofile-generate -fprofile-update=single" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
+	$(call sim_fast_link,gen,-fprofile-generate)
+	@echo "  TRAIN   $(SIM_FAST_TRAIN)"
+	@PTPU_SIM_LIB=$(abspath $(SIM_FAST_DIR))/gen/libpicotpu_sim.so sh -c '$(SIM_FAST_TRAIN)' \
+	  > $(SIM_FAST_DIR)/train.log 2>&1 || { tail -20 $(SIM_FAST_DIR)/train.log; exit 1; }
+	@grep -q '^FAIL' $(SIM_FAST_DIR)/train.log && { grep '^FAIL' $(SIM_FAST_DIR)/train.log; exit 1; } || true
+	@echo "  BUILD   optimized (-fprofile-use, $$(ls $(SIM_FAST_DIR)/obj/*.gcda | wc -l) profiles)"
+	@rm -f $(SIM_FAST_DIR)/obj/*.o $(SIM_FAST_DIR)/obj/Vmodel__ALL.a
+	@$(MAKE) -s -C $(SIM_FAST_DIR)/obj -f Vmodel.mk VM_PARALLEL_BUILDS=1 \
+	  OPT_FAST="-O2 -fprofile-use -fprofile-correction -Wno-missing-profile" OPT_SLOW=-O1 OPT_GLOBAL=-O1 \
+	  Vmodel__ALL.a
+	$(call sim_fast_link,.,)
+	@echo "  BUILT soc sim16 benchmark library in $$(( $$(date +%s) - $$(cat $(SIM_FAST_DIR)/build_start) )) s"
+
 # make bench: the workloads (bench/bench.sh), then the report and plots (bench/report.py) from
 # everything recorded so far.  bench-workloads-report runs last: BENCH_TARGETS run in order.
 WL_BENCH := bench-workloads-resnet50 bench-workloads-bert bench-workloads-scaling \
@@ -49,6 +96,7 @@ BENCH_TARGETS += $(WL_BENCH) bench-workloads-report
 $(WL_BENCH): bench-workloads-%: $(WL_BINS) bench/bench.sh
 	@bench/bench.sh $*
 bench-workloads-fmnist-sim: $(FMNIST_BUILD)/eval
+bench-workloads-resnet50-sim bench-workloads-bert-sim bench-workloads-fmnist-sim: $(SIM_FAST_SO)
 bench-workloads-report:
 	@scripts/bench-collect.sh build/bench/results.jsonl build/bench/results.json
 	@python3 bench/report.py --dir build/bench
