@@ -9,7 +9,7 @@
 //   busy_o   the XPU has an activation row in flight
 // The SDRAM ports are tied idle.  CPU memory map (fw/lite/lite_map.h):
 //   0x0000_0000  firmware ROM/RAM, FwRomKb KB ($readmemh FwInit), fetch and data
-//   0x1000_0000  platform page (tpu_lite_platform: console, exit, mtime)
+//   0x1000_0000  platform page (tpu_soc_platform without the timer: console, exit, mtime)
 //   0x1000_4000  UART (tpu_lite_uart)
 //   0x1000_5000  XPU registers, 0x1000_6000 its ACC window (tpu_lite_xpu)
 //   0x2000_0000  SPRAM, 128 KB (tpu_lite_spram)
@@ -212,7 +212,10 @@ module tpu_lite_soc #(
   logic exit_valid, console_valid;
   logic [31:0] exit_code;
   logic [7:0] console_data;
-  tpu_lite_platform u_plat (
+  // The full SoC's platform page without mtimecmp and its interrupt (the firmware polls
+  // mtime); SOC_INFO reads 0 (no channel counters).
+  /* verilator lint_off PINCONNECTEMPTY */
+  tpu_soc_platform #(.NumCh(0), .EnableTimer(0)) u_plat (
     .clk_i,
     .rst_ni,
     .reg_req_i      (b_go && b_tgt == TgtPlat),
@@ -223,8 +226,10 @@ module tpu_lite_soc #(
     .console_valid_o(console_valid),
     .console_data_o (console_data),
     .exit_valid_o   (exit_valid),
-    .exit_code_o    (exit_code)
+    .exit_code_o    (exit_code),
+    .timer_irq_o    ()
   );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   tpu_lite_uart #(.ClkHz(ClkHz), .Baud(Baud), .RxDepth(UartRxDepth), .TxDepth(UartTxDepth)) u_uart (
     .clk_i,

@@ -3,8 +3,12 @@
 // and mtimecmp with the timer interrupt, SoC identification) on the register bus.
 `default_nettype none
 
+// EnableTimer = 0 is the platform page of picotpu-lite (rtl/lite/tpu_lite_soc.sv), whose
+// firmware only reads mtime: mtime is read-only, MTIMECMP reads 0, timer_irq_o stays 0,
+// and the 64-bit compare and the writable registers are gone (about 250 LUT4 on the iCE40).
 module tpu_soc_platform #(
-  parameter int NumCh = 8            // memory channels with counters in the CNT page (SOC_INFO)
+  parameter int NumCh = 8,                // memory channels with counters in the CNT page (SOC_INFO)
+  parameter int unsigned EnableTimer = 1  // 1: writable mtime, mtimecmp and the timer interrupt
 ) (
   input  wire         clk_i,
   input  wire         rst_ni,
@@ -27,12 +31,14 @@ module tpu_soc_platform #(
 
   wire wr = reg_req_i && reg_we_i;
   wire rd = reg_req_i && !reg_we_i;
+  // mtimecmp as the page shows it (without the timer: never written, reads 0)
+  wire [63:0] mtimecmp = (EnableTimer != 0) ? mtimecmp_q : 64'd0;
 
   always_comb begin
     mtime_d = mtime_q + 64'd1;
     mtimecmp_d = mtimecmp_q;
     rdata_d = rdata_q;
-    if (wr) begin
+    if (wr && EnableTimer != 0) begin
       unique case (reg_addr_i)
         tpu_isa_pkg::PlatformMtimeLo:    mtime_d = {mtime_q[63:32], reg_wdata_i};
         tpu_isa_pkg::PlatformMtimeHi:    mtime_d = {reg_wdata_i, mtime_q[31:0]};
@@ -45,8 +51,8 @@ module tpu_soc_platform #(
       unique case (reg_addr_i)
         tpu_isa_pkg::PlatformMtimeLo:    rdata_d = mtime_q[31:0];
         tpu_isa_pkg::PlatformMtimeHi:    rdata_d = mtime_q[63:32];
-        tpu_isa_pkg::PlatformMtimecmpLo: rdata_d = mtimecmp_q[31:0];
-        tpu_isa_pkg::PlatformMtimecmpHi: rdata_d = mtimecmp_q[63:32];
+        tpu_isa_pkg::PlatformMtimecmpLo: rdata_d = mtimecmp[31:0];
+        tpu_isa_pkg::PlatformMtimecmpHi: rdata_d = mtimecmp[63:32];
         tpu_isa_pkg::PlatformSocInfo:    rdata_d = 32'(NumCh);
         default:                         rdata_d = 32'd0;
       endcase
@@ -70,5 +76,5 @@ module tpu_soc_platform #(
   assign console_data_o = reg_wdata_i[7:0];
   assign exit_valid_o = wr && reg_addr_i == tpu_isa_pkg::PlatformExit;
   assign exit_code_o = reg_wdata_i;
-  assign timer_irq_o = mtime_q >= mtimecmp_q;
+  assign timer_irq_o = (EnableTimer != 0) && mtime_q >= mtimecmp_q;
 endmodule
