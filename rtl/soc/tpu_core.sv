@@ -512,23 +512,29 @@ module tpu_core #(
   assign all_idle = ld_empty && cq_empty && st_empty && ld_idle && st_idle && cq_idle;
 
   // ---------------------------------------------------------------------------
-  // Faults: the lowest pc wins.  At most one fault per source per cycle.
-  logic        nf_valid;
+  // Faults: the lowest pc wins.  At most one fault per source per cycle.  The pcs are
+  // compared with each other and with fault_pc_q all at once, and the results select: one
+  // 32-bit compare deep instead of three in a row (the ULX3S's clock, docs/boards.md).
+  logic        nf_valid, nf_lt_q;
   logic [3:0]  nf_code;
   logic [31:0] nf_pc, nf_addr;
+  logic        ld_lt_f, st_lt_f, st_lt_ld, f_lt_q, ld_lt_q, st_lt_q, sel_ld, sel_st;
+  assign ld_lt_f  = ld_fpc < f_pc;
+  assign st_lt_f  = st_fpc < f_pc;
+  assign st_lt_ld = st_fpc < ld_fpc;
+  assign f_lt_q   = f_pc < fault_pc_q;
+  assign ld_lt_q  = ld_fpc < fault_pc_q;
+  assign st_lt_q  = st_fpc < fault_pc_q;
+  assign sel_ld   = ld_fault && (!f_fault || ld_lt_f);
+  assign sel_st   = st_fault && (sel_ld ? st_lt_ld : (!f_fault || st_lt_f));
+  assign nf_valid = f_fault || ld_fault || st_fault;
   always_comb begin
-    nf_valid = 1'b0;
-    nf_code  = '0;
-    nf_pc    = '0;
-    nf_addr  = '0;
-    if (f_fault) begin
-      nf_valid = 1'b1; nf_code = f_code; nf_pc = f_pc; nf_addr = f_addr;
+    nf_code = f_code; nf_pc = f_pc; nf_addr = f_addr; nf_lt_q = f_lt_q;
+    if (sel_ld) begin
+      nf_code = ld_fcode; nf_pc = ld_fpc; nf_addr = ld_faddr; nf_lt_q = ld_lt_q;
     end
-    if (ld_fault && (!nf_valid || ld_fpc < nf_pc)) begin
-      nf_valid = 1'b1; nf_code = ld_fcode; nf_pc = ld_fpc; nf_addr = ld_faddr;
-    end
-    if (st_fault && (!nf_valid || st_fpc < nf_pc)) begin
-      nf_valid = 1'b1; nf_code = st_fcode; nf_pc = st_fpc; nf_addr = st_faddr;
+    if (sel_st) begin
+      nf_code = st_fcode; nf_pc = st_fpc; nf_addr = st_faddr; nf_lt_q = st_lt_q;
     end
   end
 
@@ -559,7 +565,7 @@ module tpu_core #(
         abort_pc_q <= f_next_pc;
       end
       if (f_halt) halted_q <= 1'b1;
-      if (running && nf_valid && (!fault_q || nf_pc < fault_pc_q)) begin
+      if (running && nf_valid && (!fault_q || nf_lt_q)) begin
         fault_q      <= 1'b1;
         fault_code_q <= nf_code;
         fault_pc_q   <= nf_pc;

@@ -9,6 +9,12 @@
 // "Static rules"), and either dispatches it to its queue, waits at a barrier, or reports
 // a static fault and stops.  Priority inside one instruction: BAD_OPCODE, BAD_FIELD,
 // NO_WEIGHTS, BUF_RANGE, TOKEN (docs/core.md).
+// The checks that depend on the instruction alone (opcode, fields, buffer ranges: the
+// products and sums) are made as a beat arrives and kept as three flag bits beside it in
+// the prefetch buffer; decode adds the ones that depend on its state (weights loaded,
+// tokens).  Decode's path is then the buffer read, a few gates and the dispatch, and the
+// arithmetic has a cycle of its own (the register that delivers the beat to the buffer
+// write), with no change to any cycle count.
 module tpu_core_fetch #(
   parameter int unsigned N          = 16,    // array size
   parameter int unsigned EnableBf16 = 1,     // bf16 supported
@@ -78,7 +84,7 @@ module tpu_core_fetch #(
   logic [31:0]   remain;
   logic [7:0]    to_page, blen;
   logic          r_fire, buf_push, buf_pop, buf_empty, buf_full;
-  logic [256:0]  buf_data;
+  logic [259:0]  buf_data;   // {bad_op, bad_field, bad_range, rresp error, instruction}
 
   assign remain  = len_q - fpc_q;
   assign to_page = 8'd128 - {1'b0, ar_addr_d_base[11:5]};
@@ -94,12 +100,12 @@ module tpu_core_fetch #(
   assign r_fire   = m_fetch_rvalid_i;          // rready is always high
   assign buf_push = r_fire && run_q && (out_q > 9'(0)) && !stop_i;
 
-  tpu_core_fifo #(.Width(257), .Depth(Depth)) u_buf (
+  tpu_core_fifo #(.Width(260), .Depth(Depth)) u_buf (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .flush_i (start_i),
     .push_i  (buf_push),
-    .data_i  ({m_fetch_rresp_i != 2'b00, m_fetch_rdata_i}),
+    .data_i  ({s_bad_op, s_bad_field, s_bad_range, m_fetch_rresp_i != 2'b00, m_fetch_rdata_i}),
     .full_o  (buf_full),
     .pop_i   (buf_pop),
     .data_o  (buf_data),
@@ -107,41 +113,52 @@ module tpu_core_fetch #(
   );
 
   // ---------------------------------------------------------------------------
-  // Decode fields.
-  logic [255:0] in;
-  assign in = buf_data[255:0];
-  logic [3:0]  op;
+  // Decode fields.  The static checks read the arriving beat (rin), decode the head of
+  // the prefetch buffer (in).
+  logic [255:0] in, rin;
+  assign in  = buf_data[255:0];
+  assign rin = m_fetch_rdata_i;
+  logic [3:0]  op, r_op;
   logic        pop_prev, pop_next, push_prev, push_next;
-  assign op        = in[tpu_isa_pkg::CommonOpLsb +: 4];
-  assign pop_prev  = in[tpu_isa_pkg::CommonPopPrevLsb];
-  assign pop_next  = in[tpu_isa_pkg::CommonPopNextLsb];
-  assign push_prev = in[tpu_isa_pkg::CommonPushPrevLsb];
-  assign push_next = in[tpu_isa_pkg::CommonPushNextLsb];
+  logic        r_pop_prev, r_pop_next, r_push_prev, r_push_next;
+  assign op          = in[tpu_isa_pkg::CommonOpLsb +: 4];
+  assign pop_prev    = in[tpu_isa_pkg::CommonPopPrevLsb];
+  assign pop_next    = in[tpu_isa_pkg::CommonPopNextLsb];
+  assign push_prev   = in[tpu_isa_pkg::CommonPushPrevLsb];
+  assign push_next   = in[tpu_isa_pkg::CommonPushNextLsb];
+  assign r_op        = rin[tpu_isa_pkg::CommonOpLsb +: 4];
+  assign r_pop_prev  = rin[tpu_isa_pkg::CommonPopPrevLsb];
+  assign r_pop_next  = rin[tpu_isa_pkg::CommonPopNextLsb];
+  assign r_push_prev = rin[tpu_isa_pkg::CommonPushPrevLsb];
+  assign r_push_next = rin[tpu_isa_pkg::CommonPushNextLsb];
 
   // LOAD / STORE
   logic [1:0]  d_buf;
   logic [7:0]  d_pad;
   logic [15:0] d_row;
   logic [11:0] d_len0, d_out0, d_count1, d_count2;
-  assign d_buf    = in[tpu_isa_pkg::DmaBufLsb +: 2];
-  assign d_pad    = in[tpu_isa_pkg::DmaPadLsb +: 8];
-  assign d_row    = in[tpu_isa_pkg::DmaRowLsb +: 16];
-  assign d_len0   = in[tpu_isa_pkg::DmaLen0Lsb +: 12];
-  assign d_out0   = in[tpu_isa_pkg::DmaOut0Lsb +: 12];
-  assign d_count1 = in[tpu_isa_pkg::DmaCount1Lsb +: 12];
-  assign d_count2 = in[tpu_isa_pkg::DmaCount2Lsb +: 12];
+  assign d_buf    = rin[tpu_isa_pkg::DmaBufLsb +: 2];
+  assign d_pad    = rin[tpu_isa_pkg::DmaPadLsb +: 8];
+  assign d_row    = rin[tpu_isa_pkg::DmaRowLsb +: 16];
+  assign d_len0   = rin[tpu_isa_pkg::DmaLen0Lsb +: 12];
+  assign d_out0   = rin[tpu_isa_pkg::DmaOut0Lsb +: 12];
+  assign d_count1 = rin[tpu_isa_pkg::DmaCount1Lsb +: 12];
+  assign d_count2 = rin[tpu_isa_pkg::DmaCount2Lsb +: 12];
 
   // MATMUL
   logic        m_bf16, m_new_w;
   logic [7:0]  m_zp;
   logic [15:0] m_urow, m_rows, m_arow, m_wrow;
+  logic        r_bf16, r_new_w;
   assign m_bf16  = in[tpu_isa_pkg::MatmulBf16Lsb];
   assign m_new_w = in[tpu_isa_pkg::MatmulNewWLsb];
-  assign m_zp    = in[tpu_isa_pkg::MatmulZpLsb +: 8];
-  assign m_urow  = in[tpu_isa_pkg::MatmulUrowLsb +: 16];
-  assign m_rows  = in[tpu_isa_pkg::MatmulRowsLsb +: 16];
-  assign m_arow  = in[tpu_isa_pkg::MatmulArowLsb +: 16];
-  assign m_wrow  = in[tpu_isa_pkg::MatmulWrowLsb +: 16];
+  assign r_bf16  = rin[tpu_isa_pkg::MatmulBf16Lsb];
+  assign r_new_w = rin[tpu_isa_pkg::MatmulNewWLsb];
+  assign m_zp    = rin[tpu_isa_pkg::MatmulZpLsb +: 8];
+  assign m_urow  = rin[tpu_isa_pkg::MatmulUrowLsb +: 16];
+  assign m_rows  = rin[tpu_isa_pkg::MatmulRowsLsb +: 16];
+  assign m_arow  = rin[tpu_isa_pkg::MatmulArowLsb +: 16];
+  assign m_wrow  = rin[tpu_isa_pkg::MatmulWrowLsb +: 16];
 
   // ACTIVATE
   logic [1:0]  a_out, a_pool;
@@ -150,23 +167,23 @@ module tpu_core_fetch #(
   logic [7:0]  a_lo, a_hi;
   logic [11:0] a_count1, a_count2;
   logic [3:0]  a_win1, a_win2;
-  assign a_out    = in[tpu_isa_pkg::ActivateOutLsb +: 2];
-  assign a_pool   = in[tpu_isa_pkg::ActivatePoolLsb +: 2];
-  assign a_relu   = in[tpu_isa_pkg::ActivateReluLsb];
-  assign a_relu6  = in[tpu_isa_pkg::ActivateRelu6Lsb];
-  assign a_arow   = in[tpu_isa_pkg::ActivateArowLsb +: 16];
-  assign a_urow   = in[tpu_isa_pkg::ActivateUrowLsb +: 16];
-  assign a_vrow   = in[tpu_isa_pkg::ActivateVrowLsb +: 16];
-  assign a_lo     = in[tpu_isa_pkg::ActivateClampLoLsb +: 8];
-  assign a_hi     = in[tpu_isa_pkg::ActivateClampHiLsb +: 8];
-  assign a_count1 = in[tpu_isa_pkg::ActivateCount1Lsb +: 12];
-  assign a_count2 = in[tpu_isa_pkg::ActivateCount2Lsb +: 12];
-  assign a_win1   = in[tpu_isa_pkg::ActivateWin1Lsb +: 4];
-  assign a_win2   = in[tpu_isa_pkg::ActivateWin2Lsb +: 4];
-  assign a_step1  = in[tpu_isa_pkg::ActivateStep1Lsb +: 16];
-  assign a_step2  = in[tpu_isa_pkg::ActivateStep2Lsb +: 16];
-  assign a_wstep1 = in[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
-  assign a_wstep2 = in[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
+  assign a_out    = rin[tpu_isa_pkg::ActivateOutLsb +: 2];
+  assign a_pool   = rin[tpu_isa_pkg::ActivatePoolLsb +: 2];
+  assign a_relu   = rin[tpu_isa_pkg::ActivateReluLsb];
+  assign a_relu6  = rin[tpu_isa_pkg::ActivateRelu6Lsb];
+  assign a_arow   = rin[tpu_isa_pkg::ActivateArowLsb +: 16];
+  assign a_urow   = rin[tpu_isa_pkg::ActivateUrowLsb +: 16];
+  assign a_vrow   = rin[tpu_isa_pkg::ActivateVrowLsb +: 16];
+  assign a_lo     = rin[tpu_isa_pkg::ActivateClampLoLsb +: 8];
+  assign a_hi     = rin[tpu_isa_pkg::ActivateClampHiLsb +: 8];
+  assign a_count1 = rin[tpu_isa_pkg::ActivateCount1Lsb +: 12];
+  assign a_count2 = rin[tpu_isa_pkg::ActivateCount2Lsb +: 12];
+  assign a_win1   = rin[tpu_isa_pkg::ActivateWin1Lsb +: 4];
+  assign a_win2   = rin[tpu_isa_pkg::ActivateWin2Lsb +: 4];
+  assign a_step1  = rin[tpu_isa_pkg::ActivateStep1Lsb +: 16];
+  assign a_step2  = rin[tpu_isa_pkg::ActivateStep2Lsb +: 16];
+  assign a_wstep1 = rin[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
+  assign a_wstep2 = rin[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
 
   // The range checks multiply instruction fields.  Every product is only compared with a
   // buffer size, so operands are cut to the bits that size needs: a product whose cut-off
@@ -178,12 +195,16 @@ module tpu_core_fetch #(
                                                       : ((WbRows > VpRows) ? WbRows : VpRows);
   localparam int unsigned RW = ($clog2(MaxBuf + 1) < 12) ? $clog2(MaxBuf + 1) : 12;  // rows
   localparam int unsigned TW = ($clog2(AccRows) < 16) ? $clog2(AccRows) : 16;      // ACC terms
-  // x * y (W bits each) by shifts and adds.
+  // x * y (the low w bits of y) by shifts and adds, summed as a tree (four adders deep).
   function automatic logic [31:0] mul_sa(input logic [15:0] x, input logic [15:0] y,
                                          input int unsigned w);
-    mul_sa = '0;
+    logic [16*32-1:0] p;  // partial products, then partial sums, 32 bits each
     for (int i = 0; i < 16; i++)
-      if (i < w && y[i]) mul_sa = mul_sa + (32'(x) << i);
+      p[i*32 +: 32] = (i < w && y[i]) ? (32'(x) << i) : 32'd0;
+    for (int i = 0; i < 8; i++) p[i*32 +: 32] = p[2*i*32 +: 32] + p[(2*i+1)*32 +: 32];
+    for (int i = 0; i < 4; i++) p[i*32 +: 32] = p[2*i*32 +: 32] + p[(2*i+1)*32 +: 32];
+    for (int i = 0; i < 2; i++) p[i*32 +: 32] = p[2*i*32 +: 32] + p[(2*i+1)*32 +: 32];
+    mul_sa = p[31:0] + p[63:32];
   endfunction
 
   // Rows of a LOAD/STORE (count1 x count2) and outputs of an ACTIVATE (the same product of
@@ -191,8 +212,8 @@ module tpu_core_fetch #(
   logic [11:0] c1, c2;
   logic        rows_big;
   logic [23:0] rows_p;
-  assign c1 = (op == tpu_isa_pkg::OpActivate) ? a_count1 : d_count1;
-  assign c2 = (op == tpu_isa_pkg::OpActivate) ? a_count2 : d_count2;
+  assign c1 = (r_op == tpu_isa_pkg::OpActivate) ? a_count1 : d_count1;
+  assign c2 = (r_op == tpu_isa_pkg::OpActivate) ? a_count2 : d_count2;
   if (RW < 12) begin : g_rows_cut
     assign rows_big = ((c1 >> RW) != '0 && c2 != '0) || ((c2 >> RW) != '0 && c1 != '0);
   end else begin : g_rows_full
@@ -222,8 +243,9 @@ module tpu_core_fetch #(
   assign a_c2m1 = a_count2 - 12'd1;
   assign a_w1m1 = a_win1 - 4'd1;
   assign a_w2m1 = a_win2 - 4'd1;
-  assign a_top = 36'(a_arow) + term(16'(a_c2m1), a_step2) + term(16'(a_c1m1), a_step1)
-               + term(16'(a_w2m1), a_wstep2) + term(16'(a_w1m1), a_wstep1);
+  assign a_top = (36'(a_arow) + term(16'(a_c2m1), a_step2))
+               + (term(16'(a_c1m1), a_step1) + term(16'(a_w2m1), a_wstep2))
+               + term(16'(a_w1m1), a_wstep1);
   assign a_outs = d_rows;
   assign a_uend = 26'(a_urow) + ((a_out == 2'(tpu_isa_pkg::OutFp32)) ? {1'b0, a_outs, 1'b0}
                                                                      : 26'(a_outs));
@@ -234,23 +256,20 @@ module tpu_core_fetch #(
   logic [3:0]  t_pop, t_push;
   logic        w_loaded_q, w_loaded_d, w_bf16_q, w_bf16_d;
 
-  // Static checks.
-  logic       is_load, is_mm, is_act, is_store, is_sync, is_halt;
-  logic       bad_op, bad_field, no_w, bad_range, bad_tok;
+  // Static checks of the arriving beat: the ones that depend on the instruction alone.
+  logic       r_load, r_mm, r_act, r_store, r_sync, r_halt;
+  logic       s_bad_op, s_bad_field, s_bad_range;
   logic [15:0] row_bytes, buf_rows;
   always_comb begin
-    is_load  = op == tpu_isa_pkg::OpLoad;
-    is_mm    = op == tpu_isa_pkg::OpMatmul;
-    is_act   = op == tpu_isa_pkg::OpActivate;
-    is_store = op == tpu_isa_pkg::OpStore;
-    is_sync  = op == tpu_isa_pkg::OpSync;
-    is_halt  = op == tpu_isa_pkg::OpHalt;
-    bad_op   = !(is_load || is_mm || is_act || is_store || is_sync || is_halt);
-    bad_field = 1'b0;
-    no_w      = 1'b0;
-    bad_range = 1'b0;
-    t_pop     = '0;
-    t_push    = '0;
+    r_load   = r_op == tpu_isa_pkg::OpLoad;
+    r_mm     = r_op == tpu_isa_pkg::OpMatmul;
+    r_act    = r_op == tpu_isa_pkg::OpActivate;
+    r_store  = r_op == tpu_isa_pkg::OpStore;
+    r_sync   = r_op == tpu_isa_pkg::OpSync;
+    r_halt   = r_op == tpu_isa_pkg::OpHalt;
+    s_bad_op = !(r_load || r_mm || r_act || r_store || r_sync || r_halt);
+    s_bad_field = 1'b0;
+    s_bad_range = 1'b0;
     row_bytes = 16'(N * EW);
     buf_rows  = 16'(UbRows);
     if (d_buf == tpu_isa_pkg::BufWb) buf_rows = 16'(WbRows);
@@ -258,44 +277,67 @@ module tpu_core_fetch #(
       row_bytes = 16'(4 * N);
       buf_rows  = 16'(VpRows);
     end
+    if (r_load) begin
+      s_bad_field = r_pop_prev || r_push_prev || d_buf == 2'd3 || d_len0 == '0 ||
+                    d_len0 > d_out0 || 16'(d_out0) > row_bytes || d_count1 == '0 ||
+                    d_count2 == '0;
+      s_bad_range = d_end > 26'(buf_rows);
+    end
+    if (r_store) begin
+      s_bad_field = r_pop_next || r_push_next || d_buf != tpu_isa_pkg::BufUb || d_pad != '0 ||
+                    d_out0 != d_len0 || d_len0 == '0 || 16'(d_len0) > 16'(N * EW) ||
+                    d_count1 == '0 || d_count2 == '0;
+      s_bad_range = d_end > 26'(UbRows);
+    end
+    if (r_mm) begin
+      s_bad_field = m_rows == '0 || (r_bf16 && EnableBf16 == 0) || (m_zp != '0 && r_bf16);
+      s_bad_range = 17'(m_urow) + 17'(m_rows) > 17'(UbRows) ||
+                    17'(m_arow) + 17'(m_rows) > 17'(AccRows) ||
+                    (r_new_w && 17'(m_wrow) + 17'(N) > 17'(WbRows));
+    end
+    if (r_act) begin
+      s_bad_field = a_out == 2'd3 || a_pool == 2'd3 ||
+                    (a_out != 2'(tpu_isa_pkg::OutInt8) && EnableBf16 == 0) ||
+                    ((a_relu || a_relu6) && a_out == 2'(tpu_isa_pkg::OutInt8)) ||
+                    (a_pool == 2'(tpu_isa_pkg::PoolNone) && (a_win1 != 4'd1 || a_win2 != 4'd1)) ||
+                    a_count1 == '0 || a_count2 == '0 || a_win1 == '0 || a_win2 == '0 ||
+                    (a_out == 2'(tpu_isa_pkg::OutInt8) && $signed(a_lo) > $signed(a_hi));
+      s_bad_range = a_top >= 36'(AccRows) || a_uend > 26'(UbRows) ||
+                    17'(a_vrow) + ((a_out == 2'(tpu_isa_pkg::OutInt8)) ? 17'd3 : 17'd1) >
+                    17'(VpRows);
+    end
+  end
+
+  // Checks at decode: the stored flags, and those that depend on decode's state (weights
+  // loaded and their type, token counts).
+  logic       is_load, is_mm, is_act, is_store, is_sync, is_halt;
+  logic       bad_op, bad_field, no_w, bad_range, bad_tok;
+  assign bad_op    = buf_data[259];
+  assign bad_range = buf_data[257];
+  always_comb begin
+    is_load  = op == tpu_isa_pkg::OpLoad;
+    is_mm    = op == tpu_isa_pkg::OpMatmul;
+    is_act   = op == tpu_isa_pkg::OpActivate;
+    is_store = op == tpu_isa_pkg::OpStore;
+    is_sync  = op == tpu_isa_pkg::OpSync;
+    is_halt  = op == tpu_isa_pkg::OpHalt;
+    bad_field = buf_data[258] ||
+                (is_mm && !m_new_w && w_loaded_q && m_bf16 != w_bf16_q);
+    no_w      = is_mm && !m_new_w && !w_loaded_q;
+    t_pop     = '0;
+    t_push    = '0;
     if (is_load) begin
-      bad_field = pop_prev || push_prev || d_buf == 2'd3 || d_len0 == '0 || d_len0 > d_out0 ||
-                  16'(d_out0) > row_bytes || d_count1 == '0 || d_count2 == '0;
-      bad_range = d_end > 26'(buf_rows);
       t_pop[1]  = pop_next;
       t_push[0] = push_next;
     end
     if (is_store) begin
-      bad_field = pop_next || push_next || d_buf != tpu_isa_pkg::BufUb || d_pad != '0 ||
-                  d_out0 != d_len0 || d_len0 == '0 || 16'(d_len0) > 16'(N * EW) ||
-                  d_count1 == '0 || d_count2 == '0;
-      bad_range = d_end > 26'(UbRows);
       t_pop[2]  = pop_prev;
       t_push[3] = push_prev;
     end
-    if (is_mm) begin
-      bad_field = m_rows == '0 || (m_bf16 && EnableBf16 == 0) || (m_zp != '0 && m_bf16) ||
-                  (!m_new_w && w_loaded_q && m_bf16 != w_bf16_q);
-      no_w      = !m_new_w && !w_loaded_q;
-      bad_range = 17'(m_urow) + 17'(m_rows) > 17'(UbRows) ||
-                  17'(m_arow) + 17'(m_rows) > 17'(AccRows) ||
-                  (m_new_w && 17'(m_wrow) + 17'(N) > 17'(WbRows));
-    end
-    if (is_act) begin
-      bad_field = a_out == 2'd3 || a_pool == 2'd3 ||
-                  (a_out != 2'(tpu_isa_pkg::OutInt8) && EnableBf16 == 0) ||
-                  ((a_relu || a_relu6) && a_out == 2'(tpu_isa_pkg::OutInt8)) ||
-                  (a_pool == 2'(tpu_isa_pkg::PoolNone) && (a_win1 != 4'd1 || a_win2 != 4'd1)) ||
-                  a_count1 == '0 || a_count2 == '0 || a_win1 == '0 || a_win2 == '0 ||
-                  (a_out == 2'(tpu_isa_pkg::OutInt8) && $signed(a_lo) > $signed(a_hi));
-      bad_range = a_top >= 36'(AccRows) || a_uend > 26'(UbRows) ||
-                  17'(a_vrow) + ((a_out == 2'(tpu_isa_pkg::OutInt8)) ? 17'd3 : 17'd1) >
-                  17'(VpRows);
-    end
     if (is_mm || is_act) begin
       t_pop[0]  = pop_prev;
-      t_pop[3]  = pop_next;
       t_push[1] = push_prev;
+      t_pop[3]  = pop_next;
       t_push[2] = push_next;
     end
     bad_tok = 1'b0;
