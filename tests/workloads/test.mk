@@ -46,8 +46,11 @@ check-workloads-sim: test-workloads-resnet50-sim test-workloads-bert-sim
 # reduced BERT matmuls of make test (int8 and bf16), built again with -fprofile-use.  The same
 # RTL and parameters as build/sim/sim16, so the same cycles; bench/bench.sh loads it through
 # PTPU_SIM_LIB for the *-sim benchmarks (docs/performance.md, "Simulator speed on the RTL").
-# Not in make test (two model builds); `make sim-fast`, and make bench builds it.
-SIM_FAST_DIR := $(SIM_BUILD)/fast/sim16
+# The model is compiled with SIM_FAST_OPT (-O3 -march=native: the library is for this
+# machine; it is built where it runs).  Not in make test (two model builds); `make sim-fast`,
+# and make bench builds it.
+SIM_FAST_DIR ?= $(SIM_BUILD)/fast/sim16
+SIM_FAST_OPT ?= -O3 -march=native
 SIM_FAST_SO := $(SIM_FAST_DIR)/libpicotpu_sim.so
 SIM_FAST_CXXFLAGS := $(filter-out -DVM_TRACE=1 -DVM_TRACE_FST=1,$(SIM_CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0
 SIM_FAST_OBJS := $(SIM_sim16_DIR)/picotpu_sim.o $(SIM_sim16_DIR)/hbm2.o
@@ -73,7 +76,7 @@ $(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_s
 	  -o $(SIM_FAST_DIR)/glue.o
 	@echo "  BUILD   instrumented (-fprofile-generate)"
 	@$(MAKE) -s -C $(SIM_FAST_DIR)/obj -f Vmodel.mk VM_PARALLEL_BUILDS=1 \
-	  OPT_FAST="-O2 -fprofile-generate -fprofile-update=single" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
+	  OPT_FAST="$(SIM_FAST_OPT) -fprofile-generate -fprofile-update=single" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
 	$(call sim_fast_link,gen,-fprofile-generate)
 	@echo "  TRAIN   $(SIM_FAST_TRAIN)"
 	@PTPU_SIM_LIB=$(abspath $(SIM_FAST_DIR))/gen/libpicotpu_sim.so sh -c '$(SIM_FAST_TRAIN)' \
@@ -82,7 +85,7 @@ $(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_s
 	@echo "  BUILD   optimized (-fprofile-use, $$(ls $(SIM_FAST_DIR)/obj/*.gcda | wc -l) profiles)"
 	@rm -f $(SIM_FAST_DIR)/obj/*.o $(SIM_FAST_DIR)/obj/Vmodel__ALL.a
 	@$(MAKE) -s -C $(SIM_FAST_DIR)/obj -f Vmodel.mk VM_PARALLEL_BUILDS=1 \
-	  OPT_FAST="-O2 -fprofile-use -fprofile-correction -Wno-missing-profile" OPT_SLOW=-O1 OPT_GLOBAL=-O1 \
+	  OPT_FAST="$(SIM_FAST_OPT) -fprofile-use -fprofile-correction -Wno-missing-profile" OPT_SLOW=-O1 OPT_GLOBAL=-O1 \
 	  Vmodel__ALL.a
 	$(call sim_fast_link,.,)
 	@echo "  BUILT soc sim16 benchmark library in $$(( $$(date +%s) - $$(cat $(SIM_FAST_DIR)/build_start) )) s"
