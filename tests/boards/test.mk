@@ -34,7 +34,11 @@ test-board-leds: $(tb_board_reset_BIN) $(tb_board_leds_BIN)
 test-board-pnr-check:
 	@$(call run_test,board-pnr-check,tests/boards/pnr-check-test.sh)
 
-test-board-%:
+# A static pattern rule: make skips implicit (pattern) rules for .PHONY targets, so a plain
+# `test-board-%:` never ran for the boards in BOARD_TESTS ("Nothing to be done").
+BOARD_TEST_ALL := $(sort $(BOARD_TESTS) icebreaker ulx3s)
+.PHONY: $(addprefix test-board-,$(BOARD_TEST_ALL))
+$(addprefix test-board-,$(BOARD_TEST_ALL)): test-board-%:
 	@$(call run_test,board-$*,env MAKE="$(MAKE)" tests/boards/board-test.sh $*)
 
 # make bench-boards: resources, Fmax and peak GOPS of every board in BENCH_BOARDS that builds
