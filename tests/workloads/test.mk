@@ -46,11 +46,13 @@ check-workloads-sim: test-workloads-resnet50-sim test-workloads-bert-sim
 # reduced BERT matmuls of make test (int8 and bf16), built again with -fprofile-use.  The same
 # RTL and parameters as build/sim/sim16, so the same cycles; bench/bench.sh loads it through
 # PTPU_SIM_LIB for the *-sim benchmarks (docs/performance.md, "Simulator speed on the RTL").
-# The model is compiled with SIM_FAST_OPT (-O3 -march=native: the library is for this
-# machine; it is built where it runs).  Not in make test (two model builds); `make sim-fast`,
+# The model is compiled with SIM_FAST_OPT (-O3 -march=native -flto=auto: the library is for
+# this machine; it is built where it runs) and Verilated with SIM_FAST_VEXTRA (the
+# controllers' 32-entry queue loops unrolled too).  Not in make test (two model builds); `make sim-fast`,
 # and make bench builds it.
 SIM_FAST_DIR ?= $(SIM_BUILD)/fast/sim16
-SIM_FAST_OPT ?= -O3 -march=native
+SIM_FAST_OPT ?= -O3 -march=native -flto=auto
+SIM_FAST_VEXTRA ?= --unroll-count 32
 SIM_FAST_SO := $(SIM_FAST_DIR)/libpicotpu_sim.so
 SIM_FAST_CXXFLAGS := $(filter-out -DVM_TRACE=1 -DVM_TRACE_FST=1,$(SIM_CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0
 SIM_FAST_OBJS := $(SIM_sim16_DIR)/picotpu_sim.o $(SIM_sim16_DIR)/hbm2.o
@@ -67,7 +69,7 @@ $(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_s
 	@rm -rf $(SIM_FAST_DIR) && mkdir -p $(SIM_FAST_DIR)/obj $(SIM_FAST_DIR)/gen
 	@date +%s > $(SIM_FAST_DIR)/build_start
 	@echo "  VERILATE soc sim16 (benchmark library: no tracing, profile-guided)"
-	$(VERILATOR) --cc $(filter-out --trace-fst,$(SIM_VFLAGS)) --top-module tpu_soc --prefix Vmodel \
+	$(VERILATOR) --cc $(filter-out --trace-fst,$(SIM_VFLAGS)) $(SIM_FAST_VEXTRA) --top-module tpu_soc --prefix Vmodel \
 	  --Mdir $(SIM_FAST_DIR)/obj $(addprefix -G,$(SOC_CFG_sim16)) -GConfigName=\"sim16\" \
 	  -GFwRamKb=$(SOC_FW_RAM_KB) -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 \
 	  $(SIM_GFLAGS_sim16) $(SOC_SRCS)
@@ -77,7 +79,7 @@ $(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_s
 	@echo "  BUILD   instrumented (-fprofile-generate)"
 	@$(MAKE) -s -C $(SIM_FAST_DIR)/obj -f Vmodel.mk VM_PARALLEL_BUILDS=1 \
 	  OPT_FAST="$(SIM_FAST_OPT) -fprofile-generate -fprofile-update=single" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
-	$(call sim_fast_link,gen,-fprofile-generate)
+	$(call sim_fast_link,gen,$(SIM_FAST_OPT) -fprofile-generate)
 	@echo "  TRAIN   $(SIM_FAST_TRAIN)"
 	@PTPU_SIM_LIB=$(abspath $(SIM_FAST_DIR))/gen/libpicotpu_sim.so sh -c '$(SIM_FAST_TRAIN)' \
 	  > $(SIM_FAST_DIR)/train.log 2>&1 || { tail -20 $(SIM_FAST_DIR)/train.log; exit 1; }
@@ -87,7 +89,7 @@ $(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_s
 	@$(MAKE) -s -C $(SIM_FAST_DIR)/obj -f Vmodel.mk VM_PARALLEL_BUILDS=1 \
 	  OPT_FAST="$(SIM_FAST_OPT) -fprofile-use -fprofile-correction -Wno-missing-profile" OPT_SLOW=-O1 OPT_GLOBAL=-O1 \
 	  Vmodel__ALL.a
-	$(call sim_fast_link,.,)
+	$(call sim_fast_link,.,$(SIM_FAST_OPT) -fprofile-use -fprofile-correction -Wno-missing-profile)
 	@echo "  BUILT soc sim16 benchmark library in $$(( $$(date +%s) - $$(cat $(SIM_FAST_DIR)/build_start) )) s"
 
 # make bench: the workloads (bench/bench.sh), then the report and plots (bench/report.py) from
