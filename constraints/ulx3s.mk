@@ -1,12 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 # constraints/ulx3s.mk - the ULX3S (ECP5 LFE5U-85F-6BG381C) build (mk/board.mk, docs/boards.md).
 #
-# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 12 / 5 = 60 MHz (PFD 5 MHz, VCO
-# 60 * CLKOP_DIV = 600 MHz); 60 MHz is 20 clocks per bit at the FT231X's 3 Mbaud.
-# The 8 x 8 build (13:39-15:17 UTC, session 5) fits but reaches only 13.95 MHz, so the build
-# stops with "misses timing" (docs/boards.md).  A multiple of 3 MHz (3 Mbaud) from this PLL
-# is a multiple of 15 MHz; 10 MHz would be PllClkiDiv=5 PllClkfbDiv=2 PllClkopDiv=60
-# PllSdramPhase=30 at Baud=2000000 (not built yet).
+# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 4 / 5 = 20 MHz (PFD 5 MHz, VCO
+# 20 * CLKOP_DIV = 600 MHz; the SDRAM clock CLKOS 15 VCO periods = 180 degrees behind), 10
+# clocks per bit at the FT231X's 2 Mbaud (libpicotpu: usb:baud=2000000).
+# History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
+# fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
+# the checks to the prefetch buffer's write side and made the fault merge one compare deep;
+# the build at 20 MHz then placed with an estimated 23.72 MHz (nextpnr, after placement), but
+# its routing had not finished by the session's end: 20 MHz is not yet confirmed by a routed
+# build.  If routing misses it, 10 MHz (below) met with the session-5 RTL (13.95 MHz routed).
+# Other clocks that keep the UART exact (CLKI_DIV 5 throughout): 10 MHz (CLKFB 2, CLKOP 60,
+# phase 30) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40, phase 20) or 30 MHz (CLKFB 6, CLKOP 20,
+# phase 10) at 3 Mbaud.
+# tests/boardsoc/test.mk reads BOARD_ulx3s_CLK_HZ: boardsoc-ulx3s simulates the SoC at this clock.
+BOARD_ulx3s_MHZ := 20
+BOARD_ulx3s_CLK_HZ := $(BOARD_ulx3s_MHZ)000000
+BOARD_ulx3s_BAUD := 2000000
 BOARD_ulx3s_FAMILY := ecp5
 BOARD_ulx3s_TOP := ulx3s_top
 BOARD_ulx3s_SRCS := $(BOARD_COMMON_SRCS) rtl/boards/ulx3s_top.sv
@@ -17,12 +27,13 @@ BOARD_ulx3s_CONFIG := ulx3s
 # -DTPU_MXU_DSP_PES=80 -DTPU_ECP5 (tpu_mxu DspPes, docs/mxu.md) makes 155, but that SoC
 # takes 99 % of the LUT places (docs/performance.md, Boards) and was never placed.
 BOARD_ulx3s_DEFINES :=
-BOARD_ulx3s_MHZ := 60
 BOARD_ulx3s_FW_RAM_KB := 16
-BOARD_ulx3s_TOP_PARAMS := ClkHz=60000000 Baud=3000000 PllClkiDiv=5 PllClkfbDiv=12 PllClkopDiv=10 \
-                          PllSdramPhase=5 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
+BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=4 \
+                          PllClkopDiv=30 PllSdramPhase=15 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
 BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
+# nextpnr's default router1 (router1 routed session 5's build in 1,787 s; router2 on session
+# 6's had 4,625 wires still overused after 12 iterations and ~1,100 s: docs/performance.md).
 BOARD_ulx3s_PNR_ARGS := --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config
 BOARD_ulx3s_PACK = $(ECPPACK) --compress
 BOARD_ulx3s_FLASH = $(OPENFPGALOADER) -b ulx3s
