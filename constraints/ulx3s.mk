@@ -7,9 +7,9 @@
 # History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
 # fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
 # the checks to the prefetch buffer's write side and made the fault merge one compare deep;
-# the build at 20 MHz then placed with an estimated 23.72 MHz (nextpnr, after placement), but
-# its routing had not finished by the session's end: 20 MHz is not yet confirmed by a routed
-# build.  If routing misses it, 10 MHz (below) met with the session-5 RTL (13.95 MHz routed).
+# the build at 20 MHz then routed at 25.26 MHz (nextpnr --placer static --router router2 on
+# the 20 MHz netlist; 42.2 ns was HeAP's estimate).  10 MHz (below) met with the session-5 RTL
+# (13.95 MHz routed).
 # Other clocks that keep the UART exact (CLKI_DIV 5 throughout): 10 MHz (CLKFB 2, CLKOP 60,
 # phase 30) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40, phase 20) or 30 MHz (CLKFB 6, CLKOP 20,
 # phase 10) at 3 Mbaud.
@@ -32,9 +32,12 @@ BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) P
                           PllClkopDiv=30 PllSdramPhase=15 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
 BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
-# nextpnr's default router1 (router1 routed session 5's build in 1,787 s; router2 on session
-# 6's had 4,625 wires still overused after 12 iterations and ~1,100 s: docs/performance.md).
-BOARD_ulx3s_PNR_ARGS := --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config
+# nextpnr's analytic placer (--placer static) and router2: on session 6's 20 MHz netlist they
+# placed and routed in 1,536 CPU-s to 25.26 MHz (PASS), where HeAP took 1,102 s + 822 s of
+# annealing to place alone and router2 after HeAP had 3,736 wires still overused after 16
+# iterations (docs/performance.md, Boards).
+BOARD_ulx3s_PNR_ARGS := --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config \
+                        --placer static --router router2
 BOARD_ulx3s_PACK = $(ECPPACK) --compress
 BOARD_ulx3s_FLASH = $(OPENFPGALOADER) -b ulx3s
 BOARD_ulx3s_FLASH_VAR := OPENFPGALOADER
