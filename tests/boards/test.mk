@@ -10,9 +10,9 @@
 # The iCEBreaker (picotpu-lite) fits and meets its 15 MHz: its build is in make test, about
 # 5.5 min of one core on a quiet machine (327 s for Yosys, nextpnr-ice40 and icepack, most of
 # it routing at 83 %), next to the other tests on the second core.
-# The ULX3S (8 x 8) meets its 20 MHz (25.26 MHz routed, docs/boards.md); its build is about
-# 2,100 s of one core (Yosys 544 s, nextpnr --placer static --router router2 1,536 s), so it
-# makes make test about 25 minutes longer: the issue's "CI builds both bitstreams".  It runs
+# The ULX3S (8 x 8) meets its 20 MHz (25.71 MHz routed in a clean clone's make test,
+# docs/boards.md); its build is about 2,100 s of one core (Yosys 544 s, nextpnr --placer
+# static --router router2 about 1,550 s), so it makes make test about 25 minutes longer: the issue's "CI builds both bitstreams".  It runs
 # early in the test phase, next to the other tests on the second core.  For a quick local run
 # without it: make test BOARD_TESTS=icebreaker.
 BOARD_TESTS ?= icebreaker ulx3s
