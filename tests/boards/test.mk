@@ -18,7 +18,7 @@
 BOARD_TESTS ?= icebreaker ulx3s
 
 TEST_TARGETS += test-board-errors test-board-pnr-check $(addprefix test-board-,$(BOARD_TESTS))
-.PHONY: test-board-errors test-board-pnr-check $(addprefix test-board-,$(BOARD_TESTS)) bench-boards
+.PHONY: test-board-errors test-board-pnr-check bench-boards
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
 
