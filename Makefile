@@ -20,6 +20,10 @@ TB_PROGS :=
 LINT_TARGETS :=
 LINT_SLOW_TARGETS :=
 TEST_TARGETS :=
+# Long tests that need nothing from tests-build but the files in TEST_EARLY_DEPS (the
+# board bitstreams, tests/boards/test.mk): `make test` starts them in a make of their own
+# as soon as those are built, next to the build and test phases.
+TEST_EARLY :=
 BENCH_TARGETS :=
 FW_TARGETS :=
 
@@ -75,14 +79,30 @@ lint-tested: spec-check $(LINT_TARGETS)
 	@echo "lint: $(words $(LINT_TARGETS)) configuration checks clean"
 
 # Build everything first (in parallel), then run the tests, keeping going past
-# failures so that the summary counts all of them.
+# failures so that the summary counts all of them.  The TEST_EARLY tests (the board
+# bitstreams: the ULX3S alone is ~35 min of one core) run in the background from the
+# start, their output in build/test-logs/early.log and their PASS/FAIL lines in the
+# results like every other test's.
+TEST_EARLY_LOG := build/test-logs/early.log
 test: deps
-	@mkdir -p build
+	@mkdir -p build/test-logs
 	@rm -f $(TEST_RESULTS)
-	@$(MAKE) --no-print-directory -j$(JOBS) tests-build lint-tested || \
-	  echo "FAIL build: a build or lint step failed (see the output above)" >> $(TEST_RESULTS)
-	@$(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_TARGETS) || \
-	  echo "FAIL make: a test target failed to run (see the output above)" >> $(TEST_RESULTS)
+	@$(if $(strip $(TEST_EARLY_DEPS)),$(MAKE) --no-print-directory -j$(JOBS) $(TEST_EARLY_DEPS) || \
+	  echo "FAIL build: a build step of the early tests failed (see the output above)" >> $(TEST_RESULTS),true)
+	@early=; \
+	if [ -n "$(strip $(TEST_EARLY))" ]; then \
+	  echo "  EARLY $(strip $(TEST_EARLY)) (in the background: $(TEST_EARLY_LOG))"; \
+	  $(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_EARLY) > $(TEST_EARLY_LOG) 2>&1 & early=$$!; \
+	fi; \
+	$(MAKE) --no-print-directory -j$(JOBS) tests-build lint-tested || \
+	  echo "FAIL build: a build or lint step failed (see the output above)" >> $(TEST_RESULTS); \
+	$(MAKE) --no-print-directory -k -j$(JOBS) $(filter-out $(TEST_EARLY),$(TEST_TARGETS)) || \
+	  echo "FAIL make: a test target failed to run (see the output above)" >> $(TEST_RESULTS); \
+	if [ -n "$$early" ]; then \
+	  echo "  waiting for $(strip $(TEST_EARLY)) ($(TEST_EARLY_LOG))"; \
+	  wait $$early || echo "FAIL make: an early test target failed to run (see $(TEST_EARLY_LOG))" >> $(TEST_RESULTS); \
+	  grep -E '^(PASS|FAIL) |^  \[' $(TEST_EARLY_LOG) || true; \
+	fi
 	@scripts/test-summary.sh $(TEST_RESULTS)
 
 # deps, build (libpicotpu and its CLI, the firmware, the Verilated SoC), run:

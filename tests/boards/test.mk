@@ -12,12 +12,17 @@
 # it routing at 83 %), next to the other tests on the second core.
 # The ULX3S (8 x 8) meets its 20 MHz (25.71 MHz routed in a clean clone's make test,
 # docs/boards.md); its build is about 2,100 s of one core (Yosys 544 s, nextpnr --placer
-# static --router router2 about 1,550 s), so it makes make test about 25 minutes longer: the issue's "CI builds both bitstreams".  It runs
-# early in the test phase, next to the other tests on the second core.  For a quick local run
-# without it: make test BOARD_TESTS=icebreaker.
+# static --router router2 about 1,550 s): the issue's "CI builds both bitstreams".  It runs
+# from the start of make test in the background (TEST_EARLY, Makefile), next to the build and
+# test phases.  For a quick local run without it: make test BOARD_TESTS=icebreaker.
 BOARD_TESTS ?= icebreaker ulx3s
 
 TEST_TARGETS += test-board-errors test-board-pnr-check $(addprefix test-board-,$(BOARD_TESTS))
+TEST_EARLY += $(addprefix test-board-,$(BOARD_TESTS))
+# What the early board builds take from the rest of the tree: their firmware images, built
+# before they start so that no two makes build the same file (constraints/*.mk; recursive,
+# since mk/board.mk includes those after this file).
+TEST_EARLY_DEPS = $(foreach b,$(BOARD_TESTS),$(or $(BOARD_$(b)_FW_HEX),$(BOARD_$(b)_FW)))
 .PHONY: test-board-errors test-board-pnr-check bench-boards
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
