@@ -24,9 +24,11 @@ FW_OPT ?= -O2
 # make GCC 12 pick the rv64 multilib of picolibc and libgcc.
 fw_arch_flags = -march=$(1) -mabi=ilp32 -misa-spec=2.2
 FW_CFLAGS := --specs=picolibc.specs -ffreestanding -fno-common -ffunction-sections \
-             -fdata-sections -Wall -Wextra -Werror -g -Ifw/include
+             -fdata-sections -Wall -Wextra -Werror -g -Ifw/include -Ihost/include
 FW_LDFLAGS := -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Tfw/ld/sim.ld
-FW_HDRS := $(wildcard fw/include/*.h)
+# The ISA and MMIO map are host/include/picotpu_isa.h (generated from spec/picotpu.toml), one
+# header for the firmware and the host.
+FW_HDRS := $(wildcard fw/include/*.h) host/include/picotpu_isa.h
 FW_LIB_SRCS := fw/src/crt0.S fw/src/trap_entry.S fw/src/platform.c fw/src/trap.c
 FW_ARCHS := rv32i rv32im
 FW_IMAGES :=
@@ -66,7 +68,7 @@ FW_TARGETS += $(FW_BUILD)/$(1).bin $(FW_BUILD)/$(1).hex
 $(FW_BUILD)/$(1).elf: $(3) fw/ld/sim.ld $(FW_HDRS) fw/fw.mk
 	@mkdir -p $$(@D)
 	$(FW_CC) $(call fw_arch_flags,$(2)) -nostdlib -nostartfiles -Wall -Wextra -Werror -g \
-	  -Ifw/include $(4) -Wl,--no-warn-rwx-segments -Tfw/ld/sim.ld -o $$@ $(filter-out %.h,$(3))
+	  -Ifw/include -Ihost/include $(4) -Wl,--no-warn-rwx-segments -Tfw/ld/sim.ld -o $$@ $(filter-out %.h,$(3))
 	@$$(call fw_size_line,$$@)
 endef
 

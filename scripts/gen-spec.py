@@ -318,7 +318,6 @@ def main():
     check_spec(s)
     outputs = {
         ROOT / "rtl/soc/tpu_isa_pkg.sv": sv_package(s),
-        ROOT / "fw/include/ptpu_isa.h": c_header(s, "PTPU_ISA_H", "ptpu_isa.h"),
         ROOT / "host/include/picotpu_isa.h": c_header(s, "PICOTPU_ISA_H", "picotpu_isa.h"),
         ROOT / "mk/configs.mk": make_fragment(s),
     }

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/scripts" "$tmp/spec"
 cp scripts/gen-spec.py "$tmp/scripts/"
 sed 's/^value = 6$/value = 7/' spec/picotpu.toml > "$tmp/spec/picotpu.toml"
-for f in rtl/soc/tpu_isa_pkg.sv fw/include/ptpu_isa.h host/include/picotpu_isa.h mk/configs.mk docs/isa.md; do
+for f in rtl/soc/tpu_isa_pkg.sv host/include/picotpu_isa.h mk/configs.mk docs/isa.md; do
     mkdir -p "$tmp/$(dirname "$f")"
     cp "$f" "$tmp/$f"
 done

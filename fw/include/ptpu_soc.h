@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ptpu_soc.h - what the command-processor firmware needs of the SoC (rtl/soc/tpu_soc.sv)
- * beyond the generated map in ptpu_isa.h.
+ * beyond the generated map in picotpu_isa.h.
  */
 #ifndef PTPU_SOC_H
 #define PTPU_SOC_H
 
 #include <stdint.h>
 
-#include "ptpu_isa.h"
+#include "picotpu_isa.h"
 
-/* PTPU_PLATFORM_SOC_INFO (ptpu_isa.h): bits 7:0 = memory channels with byte counters in
+/* PTPU_PLATFORM_SOC_INFO (picotpu_isa.h): bits 7:0 = memory channels with byte counters in
  * the CNT page (CH_RD_BYTES0 + 8c, CH_WR_BYTES0 + 8c). */
 
 /* TPU page bits (docs/isa.md) */

@@ -12,7 +12,7 @@ LITE_ROM_KB ?= 10
 LITE_FW_SRCS := fw/lite/lite_link.c fw/lite/lite_isa.c fw/src/cp/cp_serve.c host/src/ptpu_dmafn.c \
                 host/src/ptpu_vpu.c host/src/ptpu_arith.c
 LITE_FW_HDRS := fw/lite/lite_fw.h fw/lite/lite_hal.h fw/lite/lite_map.h fw/include/ptpu_cp.h \
-                fw/include/ptpu_isa.h host/include/picotpu_isa.h host/src/ptpu_dmafn.h host/src/ptpu_vpu.h \
+                host/include/picotpu_isa.h host/src/ptpu_dmafn.h host/src/ptpu_vpu.h \
                 host/src/ptpu_arith.h
 # -DPTPU_CRT0_BARE: fw/src/crt0.S without the platform layer (no constructors, exit() or
 # trap dispatcher: a trap writes EXIT = 0x100 + mcause and halts).

@@ -11,7 +11,7 @@
 #define LITE_ROM_BASE 0x00000000u
 #define LITE_ROM_BYTES (10u * 1024u)
 
-/* Platform page, as in the full SoC (fw/include/ptpu_isa.h PTPU_PLATFORM_*). */
+/* Platform page, as in the full SoC (host/include/picotpu_isa.h PTPU_PLATFORM_*). */
 #define LITE_PLATFORM_BASE 0x10000000u
 #define LITE_PLATFORM_CONSOLE 0x10000000u  /* write: byte to the simulation console */
 #define LITE_PLATFORM_EXIT 0x10000004u     /* write: end the simulation with this code */

@@ -7,7 +7,7 @@ LITEFW_SRCS := tests/lite_fw/tb_litefw.c fw/lite/lite_link.c fw/lite/lite_isa.c 
                tests/soc/progen.c host/src/ptpu_link.c host/src/ref/ptpu_ref.c host/src/ptpu_dmafn.c \
                host/src/ptpu_vpu.c host/src/ptpu_arith.c
 LITEFW_HDRS := fw/lite/lite_fw.h fw/lite/lite_hal.h fw/lite/lite_map.h fw/include/ptpu_cp.h \
-               fw/include/ptpu_isa.h tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h \
+               tests/soc/progen.h host/src/ptpu_link.h host/src/ref/ptpu_ref.h \
                host/src/ptpu_dmafn.h host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h
 LITEFW_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -DLITE_NATIVE -Ifw/lite -Ihost/include -Ihost/src \
                  -Ihost/src/ref -Itests/soc -Ifw/include

@@ -15,7 +15,7 @@
 
 #include "ptpu_cp.h"
 #include "ptpu_fw.h"
-#include "ptpu_isa.h"
+#include "picotpu_isa.h"
 #include "ptpu_soc.h"
 
 #define FW_VERSION 0x00010000u     /* major.minor.patch as 0x00MMmmpp */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ptpu_cp.h"
-#include "ptpu_isa.h"
+#include "picotpu_isa.h"
 
 #define WIN_PERM_READ 1u           /* RUN window permission bits: 0 read, 1 write */
 
