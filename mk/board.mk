@@ -144,3 +144,19 @@ endif
 flash: $(BOARD_$(BOARD)_BIT)
 	@echo "  FLASH $(BOARD): $(BOARD_$(BOARD)_FLASH) $<"
 	@$(BOARD_$(BOARD)_FLASH) $< || { echo "flash $(BOARD): $(firstword $(BOARD_$(BOARD)_FLASH)) failed (is the board plugged in? USB permissions: docs/boards.md)" >&2; exit 1; }
+
+# Out-of-context timing of the ULX3S's blocks (scripts/board-ooc.py; docs/performance.md,
+# Boards): each module synthesized alone in the board's configuration, every port through a
+# flip-flop, nextpnr-ecp5 --out-of-context at OOC_MHZ.  Minutes per small block, about an
+# hour for all of them; by hand, not in make test.  OOC_MODULES=... picks some.
+OOC_MHZ ?= 36
+OOC_DIR ?= $(BOARD_DIR)/ooc-ulx3s
+OOC_MODULES ?= tpu_dma_agen tpu_dma_rd tpu_dma_wr tpu_dma tpu_core_store tpu_core_load tpu_core_fetch \
+               tpu_core_compute tpu_link tpu_cpu tpu_mem_sdram tpu_mem_board tpu_vpu tpu_mxu
+.PHONY: board-ooc
+board-ooc:
+	@mkdir -p $(OOC_DIR)
+	scripts/board-ooc.py --dir $(OOC_DIR) --top ulx3s_top --freq $(OOC_MHZ) --nextpnr "$(NEXTPNR_ECP5)" \
+	  --srcs "$(abspath $(SOC_SRCS) $(BOARD_ulx3s_SRCS))" --defines "$(BOARD_ulx3s_DEFINES)" \
+	  --chparam "$(call board_chparams,$(SOC_CFG_$(BOARD_ulx3s_CONFIG)) $(filter-out PllClk% PllSdram%,$(BOARD_ulx3s_TOP_PARAMS)))" \
+	  $(OOC_MODULES)

@@ -15,7 +15,9 @@
 module tpu_dma_agen #(
   parameter int unsigned AddrWidth = 32,  // byte address bits
   parameter int unsigned RowBytes  = 64,  // largest stream row, bytes
-  localparam int unsigned LenWidth = $clog2(RowBytes + 1)
+  parameter int unsigned BeatOff   = 5,   // log2 of the engine's beat bytes (row_fb1_o, row_lb_o)
+  localparam int unsigned LenWidth = $clog2(RowBytes + 1),
+  localparam int unsigned BeatWidth = AddrWidth - BeatOff
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -48,7 +50,11 @@ module tpu_dma_agen #(
   output logic [7:0]           row_pad_o,
   output logic                 row_inb_o,   // both coordinates inside their bounds
   output logic                 row_bad_o,   // the descriptor failed validation
-  output logic                 row_last_o   // last row of the descriptor
+  output logic                 row_last_o,  // last row of the descriptor
+  // The row's first beat + 1 and last beat (address >> BeatOff), registered with the row
+  // so that the engines need no adder on them (timing, docs/dma.md)
+  output logic [BeatWidth-1:0] row_fb1_o,
+  output logic [BeatWidth-1:0] row_lb_o
 );
 
   localparam logic [1:0] SpIdle  = 2'd0;
@@ -107,6 +113,7 @@ module tpu_dma_agen #(
   logic                 out_inb_q, out_inb_d;
   logic                 out_bad_q, out_bad_d;
   logic                 out_last_q, out_last_d;
+  logic [BeatWidth-1:0] out_fb1_q, out_fb1_d, out_lb_q, out_lb_d;
 
   logic desc_bad;
   logic mul_neg;
@@ -227,10 +234,14 @@ module tpu_dma_agen #(
     out_inb_d   = out_inb_q;
     out_bad_d   = out_bad_q;
     out_last_d  = out_last_q;
+    out_fb1_d   = out_fb1_q;
+    out_lb_d    = out_lb_q;
 
     if (produce) begin
       out_valid_d = 1'b1;
       out_addr_d  = it_addr1_q;
+      out_fb1_d   = it_addr1_q[AddrWidth-1:BeatOff] + BeatWidth'(1);
+      out_lb_d    = BeatWidth'((it_addr1_q + AddrWidth'(it_len0_q) - 1'b1) >> BeatOff);
       out_len0_d  = it_len0_q;
       out_out0_d  = it_out0_q;
       out_pad_d   = it_pad_q;
@@ -285,6 +296,8 @@ module tpu_dma_agen #(
   assign row_inb_o   = out_inb_q;
   assign row_bad_o   = out_bad_q;
   assign row_last_o  = out_last_q;
+  assign row_fb1_o   = out_fb1_q;
+  assign row_lb_o    = out_lb_q;
 
   // Control state is reset; the datapath registers need not be.
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -344,12 +357,18 @@ module tpu_dma_agen #(
     out_inb_q   <= out_inb_d;
     out_bad_q   <= out_bad_d;
     out_last_q  <= out_last_d;
+    out_fb1_q   <= out_fb1_d;
+    out_lb_q    <= out_lb_d;
   end
 
   // Assertions
 `ifndef SYNTHESIS
   initial assert (RowBytes >= 1 && RowBytes <= 4096)
     else $error("tpu_dma_agen: RowBytes %0d outside 1..4096", RowBytes);
+  assert property (@(posedge clk_i) disable iff (!rst_ni) out_valid_q |->
+                   out_fb1_q == out_addr_q[AddrWidth-1:BeatOff] + BeatWidth'(1) &&
+                   out_lb_q == BeatWidth'((out_addr_q + AddrWidth'(out_len0_q) - 1'b1) >> BeatOff))
+    else $error("tpu_dma_agen: row beats %0h %0h for address %0h", out_fb1_q, out_lb_q, out_addr_q);
   // abort_i only comes while a descriptor is being walked or its last row waits.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    abort_i |-> (it_active_q || (out_valid_q && out_last_q)))

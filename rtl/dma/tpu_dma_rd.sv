@@ -112,9 +112,12 @@ module tpu_dma_rd #(
   logic                 ag_inb, ag_bad, ag_last;
   logic                 drop_q, drop_d;
 
+  logic [BeatWidth-1:0] ag_fb1, ag_lb;
+
   tpu_dma_agen #(
     .AddrWidth(AddrWidth),
-    .RowBytes (RowBytes)
+    .RowBytes (RowBytes),
+    .BeatOff  (OffWidth)
   ) u_agen (
     .clk_i,
     .rst_ni,
@@ -143,7 +146,9 @@ module tpu_dma_rd #(
     .row_pad_o  (ag_pad),
     .row_inb_o  (ag_inb),
     .row_bad_o  (ag_bad),
-    .row_last_o (ag_last)
+    .row_last_o (ag_last),
+    .row_fb1_o  (ag_fb1),
+    .row_lb_o   (ag_lb)
   );
 
   logic prot_ok;
@@ -164,6 +169,7 @@ module tpu_dma_rd #(
   // ------------------------------------------------------------ builder
   logic                 open_q, open_d;     // a burst is being collected
   logic [BeatWidth-1:0] bstart_q, bstart_d;
+  logic [BeatWidth-1:0] bend_q, bend_d;     // bstart_q + blen_q, kept in a register
   logic [BlenWidth-1:0] blen_q, blen_d;
   logic                 eod_q, eod_d;       // the open burst belongs to a finished descriptor
   logic                 part_q, part_d;     // the current row is split over bursts
@@ -198,11 +204,12 @@ module tpu_dma_rd #(
   logic                 asm_fire_last;
   logic                 df_pop;
 
+  // fb + 1 and lb come from agen's registers (no adder on the row's address here).
   assign fb      = ag_addr[AddrWidth-1:OffWidth];
-  assign lb      = BeatWidth'((ag_addr + AddrWidth'(ag_len0) - 1'b1) >> OffWidth);
+  assign lb      = ag_lb;  // (ag_addr + ag_len0 - 1) >> OffWidth
   assign share   = lastb_v_q && fb == lastb_q;
   assign nnew    = NbWidth'(lb - fb) + NbWidth'(1) - NbWidth'(share);
-  assign rstart  = part_q ? rs_q : fb + BeatWidth'(share);
+  assign rstart  = part_q ? rs_q : share ? ag_fb1 : fb;
   assign nrun    = NbWidth'(lb - rstart) + NbWidth'(1);
   assign page_left = 16'(Beats4k) - 16'(rstart[PageWidth-1:0]);
   // A burst never serves more than half the row queue, so that the builder
@@ -211,15 +218,55 @@ module tpu_dma_rd #(
   assign brows_full = brows_q >= LcWidth'(RowQueueDepth / 2);
   // A run extends the open burst when it starts right after it, in the same
   // 4 KB page, within the same descriptor, below MaxBurst and brows_full.
-  assign contig  = open_q && !eod_q && !brows_full && rstart == bstart_q + BeatWidth'(blen_q) &&
-                   rstart[PageWidth-1:0] != '0 && blen_q != BlenWidth'(MaxBurst);
+  // (rstart == bend_q, compared for each of rstart's three sources side by side)
+  //
+  // Timing: the row start has three sources (rs_q, agen's fb + 1, fb), and everything
+  // the builder's handshake needs from it is worked out for each source side by side and
+  // picked afterwards (part_q, share): whether the run starts at the open burst's end,
+  // its length, the room left in its page, and the compares below.  With
+  // k16 = min(nrun, room of the burst, page_left):
+  //   complete (k16 == nrun)  = nrun <= room of the burst && nrun <= page_left
+  //   credit   (cred >= k16)  = cred >= nrun || cred >= room of the burst || cred >= page_left
+  // so neither waits for k16 (assertions check both against k16).
+  // Per source i (0: rs_q, 1: fb + 1, 2: fb): src[i*BeatWidth +: BeatWidth] and so on.
+  logic [3*BeatWidth-1:0] src;
+  logic [3*NbWidth-1:0]   s_nrun;
+  logic [3*16-1:0]        s_pl;
+  logic [2:0]             s_end, s_pz, s_fit_pl, s_fit_room, s_fit_max, s_cr_n, s_cr_pl;
+  logic [1:0]             sel;
+  logic [15:0]            room_c;
+  assign src    = {fb, ag_fb1, rs_q};
+  assign sel    = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
+  assign room_c = 16'(MaxBurst) - 16'(blen_q);
+  for (genvar i = 0; i < 3; i++) begin : g_src
+    logic [BeatWidth-1:0] sb;
+    logic [NbWidth-1:0]   nr;
+    logic [15:0]          pl;
+    assign sb = src[i*BeatWidth +: BeatWidth];
+    assign nr = NbWidth'(lb - sb) + NbWidth'(1);
+    assign pl = 16'(Beats4k) - 16'(sb[PageWidth-1:0]);
+    assign s_nrun[i*NbWidth +: NbWidth] = nr;
+    assign s_pl[i*16 +: 16]             = pl;
+    assign s_end[i]      = sb == bend_q;
+    assign s_pz[i]       = sb[PageWidth-1:0] != '0;
+    assign s_fit_pl[i]   = 16'(nr) <= pl;
+    assign s_fit_room[i] = 16'(nr) <= room_c;
+    assign s_fit_max[i]  = 16'(nr) <= 16'(MaxBurst);
+    assign s_cr_n[i]     = 16'(cred_q) >= 16'(nr);
+    assign s_cr_pl[i]    = 16'(cred_q) >= pl;
+  end
+  logic credit;
+  assign contig   = open_q && !eod_q && !brows_full && s_end[sel] && s_pz[sel] &&
+                    blen_q != BlenWidth'(MaxBurst);
+  assign complete = (contig ? s_fit_room[sel] : s_fit_max[sel]) && s_fit_pl[sel];
+  assign credit   = s_cr_n[sel] || s_cr_pl[sel] ||
+                    (contig ? 16'(cred_q) >= room_c : 16'(cred_q) >= 16'(MaxBurst));
 
   always_comb begin
-    room = contig ? 16'(MaxBurst) - 16'(blen_q) : 16'(MaxBurst);
+    room = contig ? room_c : 16'(MaxBurst);
     if (page_left < room) room = page_left;
     k16 = 16'(nrun) < room ? 16'(nrun) : room;
   end
-  assign complete = k16 == 16'(nrun);
   assign kill     = asm_abort && lastcnt_q == '0 && !part_q && !drop_q;
 
   always_comb begin
@@ -275,7 +322,7 @@ module tpu_dma_rd #(
         end
         if (eod_q || rq_full || brows_full) do_close = open_q && !ar_full;
       end else begin
-        cmd_ok = 16'(cred_q) >= k16 && (contig || !open_q || !ar_full) &&
+        cmd_ok = credit && (contig || !open_q || !ar_full) &&
                  (part_q || !rq_full);
         if (cmd_ok) begin
           if (!contig) begin
@@ -310,6 +357,7 @@ module tpu_dma_rd #(
   always_comb begin
     open_d   = open_q;
     bstart_d = bstart_q;
+    bend_d   = bend_q;
     blen_d   = blen_q;
     eod_d    = eod_q;
     if (do_close) begin
@@ -324,6 +372,8 @@ module tpu_dma_rd #(
     end else if (cmd_ok) begin
       blen_d = blen_q + BlenWidth'(k16);
     end
+    // A new burst ends at rstart + k16, and so does a contiguous run added to one.
+    if (cmd_ok) bend_d = rstart + BeatWidth'(k16);
     if (ag_valid && ag_ready && ag_last) eod_d = open_d;
   end
 
@@ -633,6 +683,7 @@ module tpu_dma_rd #(
 
   always_ff @(posedge clk_i) begin
     bstart_q   <= bstart_d;
+    bend_q     <= bend_d;
     blen_q     <= blen_d;
     rs_q       <= rs_d;
     lastb_q    <= lastb_d;
@@ -683,6 +734,14 @@ module tpu_dma_rd #(
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    open_q |-> 13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k))
     else $error("tpu_dma_rd: burst crosses 4 KB");
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   ag_valid |-> complete == (k16 == 16'(nrun)) && credit == (16'(cred_q) >= k16) &&
+                   src[32'(sel)*BeatWidth +: BeatWidth] == rstart &&
+                   s_nrun[32'(sel)*NbWidth +: NbWidth] == nrun && s_pl[32'(sel)*16 +: 16] == page_left)
+    else $error("tpu_dma_rd: builder compares disagree with k16 %0d (nrun %0d)", k16, nrun);
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   open_q |-> bend_q == bstart_q + BeatWidth'(blen_q))
+    else $error("tpu_dma_rd: burst end register %0h, start %0h + %0d", bend_q, bstart_q, blen_q);
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    m_axi_arvalid_o && !m_axi_arready_i |=> m_axi_arvalid_o && $stable(m_axi_araddr_o))
     else $error("tpu_dma_rd: AR changed while stalled");

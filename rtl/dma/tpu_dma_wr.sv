@@ -107,9 +107,12 @@ module tpu_dma_wr #(
   logic [LenWidth-1:0]  unused_out0;
   logic [7:0]           unused_pad;
 
+  logic [BeatWidth-1:0] ag_lb, unused_fb1;
+
   tpu_dma_agen #(
     .AddrWidth(AddrWidth),
-    .RowBytes (RowBytes)
+    .RowBytes (RowBytes),
+    .BeatOff  (OffWidth)
   ) u_agen (
     .clk_i,
     .rst_ni,
@@ -138,7 +141,9 @@ module tpu_dma_wr #(
     .row_pad_o  (unused_pad),
     .row_inb_o  (ag_inb),
     .row_bad_o  (ag_bad),
-    .row_last_o (ag_last)
+    .row_last_o (ag_last),
+    .row_fb1_o  (unused_fb1),
+    .row_lb_o   (ag_lb)
   );
 
   logic prot_ok;
@@ -169,10 +174,12 @@ module tpu_dma_wr #(
   logic [BeatWidth-1:0]  rr_fb_q, rr_fb_d;
   logic [NbWidth-1:0]    rr_nb_q, rr_nb_d;  // beats of the row, 0 for a skipped row
   logic [NbWidth-1:0]    rr_j_q, rr_j_d;    // next beat of the row
+  logic [BeatWidth-1:0]  rr_nx_q, rr_nx_d;  // rr_fb_q + rr_j_q, kept in a register
 
   // Open beat and burst
   logic                  acc_v_q, acc_v_d;
   logic [BeatWidth-1:0]  acc_beat_q, acc_beat_d;
+  logic [BeatWidth-1:0]  acc_beat1_q, acc_beat1_d;  // acc_beat_q + 1, kept in a register
   logic [DataWidth-1:0]  acc_data_q, acc_data_d;
   logic [DataBytes-1:0]  acc_strb_q, acc_strb_d;
   logic [BlenWidth-1:0]  blen_q, blen_d;    // beats emitted into the open burst
@@ -207,16 +214,16 @@ module tpu_dma_wr #(
   logic [RowBytes-1:0]   len_mask;
 
   assign fb = ag_addr[AddrWidth-1:OffWidth];
-  assign lb = BeatWidth'((ag_addr + AddrWidth'(ag_len0) - 1'b1) >> OffWidth);
+  assign lb = ag_lb;  // (ag_addr + ag_len0 - 1) >> OffWidth, from agen's register
   assign nb = NbWidth'(lb - fb) + NbWidth'(1);
 
   assign len_mask = ~({RowBytes{1'b1}} << ag_len0);
 
   // ------------------------------------------------------ beat emission
-  logic                 emit, emit_ok, e_close, e_none, e_end, e_first;
+  logic                 emit, emit_ok, e_close, e_none, e_end, e_first, e_cont, e_page;
   logic [DataWidth-1:0] e_data;
   logic [DataBytes-1:0] e_strb;
-  logic [BeatWidth-1:0] e_beat, e_next, e_bstart;
+  logic [BeatWidth-1:0] e_beat, e_bstart;
   logic [BlenWidth-1:0] e_blen;
   logic [DataWidth-1:0] beat_j_data, beat0_data, beat1_data, merged_data;
   logic [DataBytes-1:0] beat_j_strb, beat0_strb, beat1_strb, merged_strb;
@@ -249,12 +256,13 @@ module tpu_dma_wr #(
   assign share0 = rr_j_q == '0 && acc_v_q && acc_beat_q == rr_fb_q;
   assign flush  = done_q && !drain_q && !drop_q && !rr_v_q;
 
-  // Burst bookkeeping for the beat being emitted.
+  // Burst bookkeeping for the beat being emitted.  The burst closes after it when the
+  // next beat (e_next) is not the one after it (e_cont: e_next == e_beat + 1) or starts a
+  // 4 KB page (e_page); both come from registers (rr_nx_q, acc_beat1_q) without an adder.
   assign e_first  = blen_q == '0;
   assign e_bstart = e_first ? e_beat : bstart_q;
   assign e_blen   = blen_q + 1'b1;
-  assign e_close  = e_none || e_next != e_beat + 1'b1 || e_blen == BlenWidth'(MaxBurst) ||
-                    e_next[PageWidth-1:0] == '0;
+  assign e_close  = e_none || !e_cont || e_blen == BlenWidth'(MaxBurst) || e_page;
   assign emit_ok  = !wq_full && (!e_close || !ring_full);
 
   always_comb begin
@@ -262,13 +270,17 @@ module tpu_dma_wr #(
     e_data     = acc_data_q;
     e_strb     = acc_strb_q;
     e_beat     = acc_beat_q;
-    e_next     = rr_fb_q + BeatWidth'(rr_j_q);
+    // e_next = rr_nx_q (rr_fb_q + rr_j_q)
+    e_cont     = rr_nx_q == acc_beat1_q;
+    e_page     = rr_nx_q[PageWidth-1:0] == '0;
     e_none     = 1'b0;
     e_end      = 1'b0;
     rr_done    = 1'b0;
     rr_j_d     = rr_j_q;
+    rr_nx_d    = rr_nx_q;
     acc_v_d    = acc_v_q;
     acc_beat_d = acc_beat_q;
+    acc_beat1_d = acc_beat1_q;
     acc_data_d = acc_data_q;
     acc_strb_d = acc_strb_q;
     rec_push   = 1'b0;
@@ -286,12 +298,16 @@ module tpu_dma_wr #(
           e_data = merged_data;
           e_strb = merged_strb;
           e_beat = rr_fb_q;
-          e_next = rr_fb_q + 1'b1;
+          // e_next = rr_fb_q + 1: contiguous; a new page when rr_fb_q ends one
+          e_cont = 1'b1;
+          e_page = &rr_fb_q[PageWidth-1:0];
           if (emit_ok) begin
-            acc_beat_d = rr_fb_q + 1'b1;
+            acc_beat_d  = rr_fb_q + 1'b1;
+            acc_beat1_d = rr_fb_q + BeatWidth'(2);
             acc_data_d = beat1_data;
             acc_strb_d = beat1_strb;
             rr_j_d     = NbWidth'(2);
+            rr_nx_d    = rr_fb_q + BeatWidth'(2);
             rr_done    = rr_nb_q == NbWidth'(2);
           end
         end
@@ -299,10 +315,12 @@ module tpu_dma_wr #(
         emit = acc_v_q;
         if (!acc_v_q || emit_ok) begin
           acc_v_d    = 1'b1;
-          acc_beat_d = rr_fb_q + BeatWidth'(rr_j_q);
+          acc_beat_d  = rr_nx_q;
+          acc_beat1_d = rr_nx_q + 1'b1;
           acc_data_d = beat_j_data;
           acc_strb_d = beat_j_strb;
           rr_j_d     = rr_j_q + 1'b1;
+          rr_nx_d    = rr_nx_q + 1'b1;
           rr_done    = rr_j_q + 1'b1 == rr_nb_q;
         end
       end
@@ -404,7 +422,9 @@ module tpu_dma_wr #(
 
   // A newly loaded row starts at its first beat.
   logic [NbWidth-1:0] rr_j_next;
-  assign rr_j_next = load ? '0 : rr_j_d;
+  logic [BeatWidth-1:0] rr_nx_next;
+  assign rr_j_next  = load ? '0 : rr_j_d;
+  assign rr_nx_next = load ? fb : rr_nx_d;
 
   // ------------------------------------------------------------ AW and W
   assign ring_full = (wp_q ^ bp_q) == {1'b1, {RingPtr{1'b0}}};
@@ -560,6 +580,8 @@ module tpu_dma_wr #(
     rr_fb_q    <= rr_fb_d;
     rr_nb_q    <= rr_nb_d;
     acc_beat_q <= acc_beat_d;
+    acc_beat1_q <= acc_beat1_d;
+    rr_nx_q    <= rr_nx_next;
     acc_data_q <= acc_data_d;
     acc_strb_q <= acc_strb_d;
     bstart_q   <= bstart_d;
@@ -593,6 +615,11 @@ module tpu_dma_wr #(
     else $error("tpu_dma_wr: last B of a descriptor without its record");
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(load && rr_v_q && !rr_done))
     else $error("tpu_dma_wr: row register overwritten");
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   rr_v_q |-> rr_nx_q == rr_fb_q + BeatWidth'(rr_j_q))
+    else $error("tpu_dma_wr: next beat register %0h, row beat %0h", rr_nx_q, rr_fb_q + BeatWidth'(rr_j_q));
+  assert property (@(posedge clk_i) disable iff (!rst_ni) acc_v_q |-> acc_beat1_q == acc_beat_q + 1'b1)
+    else $error("tpu_dma_wr: open beat + 1 register");
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k) || blen_q == '0)
     else $error("tpu_dma_wr: burst crosses 4 KB");

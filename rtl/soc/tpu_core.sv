@@ -198,6 +198,8 @@ module tpu_core #(
   logic              ld_we, act_we;
   logic [1:0]        ld_wbuf;
   logic [15:0]       ld_waddr, act_waddr, mm_rnext, st_rnext, wb_rnext, vp_rnext;
+  logic [15:0]       mm_rnextb, st_rnextb;
+  logic              mm_rpick, st_rpick;
   logic [RowBytes*8-1:0] ld_wdata;
   logic [UbBits-1:0] act_wdata, mm_rdata, st_rdata, wb_rdata;
   logic [N*32-1:0]   vp_rdata;
@@ -212,8 +214,12 @@ module tpu_core #(
     .waddr1_i (act_waddr),
     .wdata1_i (act_wdata),
     .rnext0_i (mm_rnext),
+    .rnextb0_i(mm_rnextb),
+    .rpick0_i (mm_rpick),
     .rdata0_o (mm_rdata),
     .rnext1_i (st_rnext),
+    .rnextb1_i(st_rnextb),
+    .rpick1_i (st_rpick),
     .rdata1_o (st_rdata)
   );
   logic [UbBits-1:0] wb_unused;
@@ -226,8 +232,12 @@ module tpu_core #(
     .waddr1_i (16'd0),
     .wdata1_i ({UbBits{1'b0}}),
     .rnext0_i (wb_rnext),
+    .rnextb0_i(16'd0),
+    .rpick0_i (1'b0),
     .rdata0_o (wb_rdata),
     .rnext1_i (16'd0),
+    .rnextb1_i(16'd0),
+    .rpick1_i (1'b0),
     .rdata1_o (wb_unused)
   );
   logic [N*32-1:0] vp_unused;
@@ -240,8 +250,12 @@ module tpu_core #(
     .waddr1_i (16'd0),
     .wdata1_i ({(N * 32){1'b0}}),
     .rnext0_i (vp_rnext),
+    .rnextb0_i(16'd0),
+    .rpick0_i (1'b0),
     .rdata0_o (vp_rdata),
     .rnext1_i (16'd0),
+    .rnextb1_i(16'd0),
+    .rpick1_i (1'b0),
     .rdata1_o (vp_unused)
   );
 
@@ -459,6 +473,8 @@ module tpu_core #(
     .row_data_o     (s_row_data),
     .row_last_o     (s_row_last),
     .ub_rnext_o     (st_rnext),
+    .ub_rnextb_o    (st_rnextb),
+    .ub_rpick_o     (st_rpick),
     .ub_rdata_i     (st_rdata),
     .done_o         (st_done),
     .done_bytes_o   (st_bytes),
@@ -494,6 +510,8 @@ module tpu_core #(
     .c2l_push_o     (tok_push[17 +: 17]),
     .c2s_push_o     (tok_push[34 +: 17]),
     .ub_rnext_o     (mm_rnext),
+    .ub_rnextb_o    (mm_rnextb),
+    .ub_rpick_o     (mm_rpick),
     .ub_rdata_i     (mm_rdata),
     .ub_we_o        (act_we),
     .ub_waddr_o     (act_waddr),

@@ -43,7 +43,10 @@ module tpu_core_compute #(
   output logic [16:0]        c2s_push_o,
   // UB: MATMUL read port, ACTIVATE write port.  The read ports take the row read in the
   // next cycle (the buffers register it, docs/core.md); the data is that of the current row.
+  // ub_rnextb_o when ub_rpick_o (a row goes into the array), else ub_rnext_o.
   output logic [15:0]        ub_rnext_o,
+  output logic [15:0]        ub_rnextb_o,
+  output logic               ub_rpick_o,
   input  logic [UbBits-1:0]  ub_rdata_i,
   output logic               ub_we_o,
   output logic [15:0]        ub_waddr_o,
@@ -171,7 +174,13 @@ module tpu_core_compute #(
   logic [15:0] ub_raddr;
   assign ub_raddr   = m_urow + i_q;
   // ub_raddr in the next cycle: cur_q and i_q as the registers below update them.
-  assign ub_rnext_o = nx_to_cur ? nx_q[tpu_isa_pkg::MatmulUrowLsb +: 16] : m_urow + i_q + 16'(a_fire);
+  // nx_to_cur without a_fire (nx_go && !cur_valid_q) and with it (nx_go && mm_last): the two
+  // candidates are ready before the array's handshake, which only picks one (tpu_core_ram).
+  logic nx_go;
+  assign nx_go       = nx_valid_q && nx_mm && !(act_valid_q && hazard);
+  assign ub_rnext_o  = nx_go && !cur_valid_q ? nx_q[tpu_isa_pkg::MatmulUrowLsb +: 16] : ub_raddr;
+  assign ub_rnextb_o = nx_go && mm_last ? nx_q[tpu_isa_pkg::MatmulUrowLsb +: 16] : ub_raddr + 16'd1;
+  assign ub_rpick_o  = a_fire;
   assign wait_weights_o = a_valid && a_first && !a_ready;
 
   // Completion of MATMULs: {push_prev, push_next} travel with the last row.
@@ -527,7 +536,7 @@ module tpu_core_compute #(
     else         chk_q <= 1'b1;
   end
   always_ff @(posedge clk_i) begin
-    ub_rnext_q <= ub_rnext_o;
+    ub_rnext_q <= ub_rpick_o ? ub_rnextb_o : ub_rnext_o;
     wb_rnext_q <= wb_rnext_o;
     vp_rnext_q <= vp_rnext_o;
   end

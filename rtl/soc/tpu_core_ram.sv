@@ -11,6 +11,11 @@
 // (write port, read port) pair has its own copy and a live-value table (one bit per row,
 // in flip-flops) says which port wrote the row last; when both write ports hit the same
 // row in one cycle, port 1 wins (the ISA calls such a program a race).  docs/core.md.
+// A read port may also name its next row as one of two candidates: rnext*_i when
+// rpick*_i is low, rnextb*_i when it is high.  Both candidates are looked up in the
+// live-value table and compared with the write rows; only the last step waits for the
+// pick, so a late handshake (the store engine's row_fire) selects a row without a
+// 1,024-row multiplexer behind it.  Tie rpick*_i low to use rnext*_i alone.
 module tpu_core_ram #(
   parameter int unsigned Rows     = 256,  // rows
   parameter int unsigned Width    = 64,   // bits per row
@@ -26,20 +31,30 @@ module tpu_core_ram #(
   input  logic [15:0]      waddr1_i,
   input  logic [Width-1:0] wdata1_i,
   input  logic [15:0]      rnext0_i,   // the row read port 0 reads in the next cycle
+  input  logic [15:0]      rnextb0_i,  // ... or this one when rpick0_i
+  input  logic             rpick0_i,
   output logic [Width-1:0] rdata0_o,
   input  logic [15:0]      rnext1_i,
+  input  logic [15:0]      rnextb1_i,
+  input  logic             rpick1_i,
   output logic [Width-1:0] rdata1_o
 );
   /* verilator no_inline_module */
 
   // Ports as packed vectors: [port * size +: size].
   logic [1:0]         we;
-  logic [2*Aw-1:0]    wa, ra;
+  logic [2*Aw-1:0]    wa, ra, raa, rab;
+  logic [1:0]         pick;
   logic [2*Width-1:0] wd;
-  assign we = {NumWrite > 1 && we1_i, we0_i};
-  assign wa = {Aw'(waddr1_i), Aw'(waddr0_i)};
-  assign wd = {wdata1_i, wdata0_i};
-  assign ra = {Aw'(rnext1_i), Aw'(rnext0_i)};
+  assign we   = {NumWrite > 1 && we1_i, we0_i};
+  assign wa   = {Aw'(waddr1_i), Aw'(waddr0_i)};
+  assign wd   = {wdata1_i, wdata0_i};
+  assign raa  = {Aw'(rnext1_i), Aw'(rnext0_i)};
+  assign rab  = {Aw'(rnextb1_i), Aw'(rnextb0_i)};
+  assign pick = {rpick1_i, rpick0_i};
+  for (genvar r = 0; r < 2; r++) begin : g_ra
+    assign ra[r*Aw +: Aw] = pick[r] ? rab[r*Aw +: Aw] : raa[r*Aw +: Aw];
+  end
 
   // One block RAM per (write port, read port): written in place, read registered.
   // bank_q[(w * 2 + r) * Width +: Width] is the row read port r registered from copy w.
@@ -68,8 +83,9 @@ module tpu_core_ram #(
     always_ff @(posedge clk_i) begin
       if (we[0]) lvt_q[wa[0 +: Aw]] <= 1'b0;
       if (we[1]) lvt_q[wa[Aw +: Aw]] <= 1'b1;
-      sel_q[0] <= lvt_q[ra[0 +: Aw]];
-      sel_q[1] <= lvt_q[ra[Aw +: Aw]];
+      // Both candidates are looked up; the pick selects the bit.
+      sel_q[0] <= pick[0] ? lvt_q[rab[0 +: Aw]] : lvt_q[raa[0 +: Aw]];
+      sel_q[1] <= pick[1] ? lvt_q[rab[Aw +: Aw]] : lvt_q[raa[Aw +: Aw]];
     end
     assign sel = sel_q;
   end else begin : g_no_lvt
@@ -80,8 +96,8 @@ module tpu_core_ram #(
   logic [1:0]         hit0, hit1, fwd_q;
   logic [2*Width-1:0] fwd_data_q, rdata;
   for (genvar r = 0; r < 2; r++) begin : g_fwd
-    assign hit0[r] = we[0] && wa[0 +: Aw] == ra[r*Aw +: Aw];
-    assign hit1[r] = we[1] && wa[Aw +: Aw] == ra[r*Aw +: Aw];
+    assign hit0[r] = we[0] && (pick[r] ? wa[0 +: Aw] == rab[r*Aw +: Aw] : wa[0 +: Aw] == raa[r*Aw +: Aw]);
+    assign hit1[r] = we[1] && (pick[r] ? wa[Aw +: Aw] == rab[r*Aw +: Aw] : wa[Aw +: Aw] == raa[r*Aw +: Aw]);
     always_ff @(posedge clk_i) begin
       fwd_q[r]                    <= hit0[r] || hit1[r];
       fwd_data_q[r*Width +: Width] <= hit1[r] ? wdata1_i : wdata0_i;
@@ -94,7 +110,7 @@ module tpu_core_ram #(
   assign rdata1_o = (NumRead > 1) ? rdata[Width +: Width] : '0;
 
   logic unused;
-  assign unused = ^{rnext0_i, rnext1_i, waddr0_i, waddr1_i, wd, wa, ra, bank_q, hit0, hit1, rdata};
+  assign unused = ^{rnext0_i, rnext1_i, rnextb0_i, rnextb1_i, waddr0_i, waddr1_i, wd, wa, ra, raa, rab, bank_q, hit0, hit1, rdata};
 
   // Assertions
 `ifndef SYNTHESIS

@@ -51,8 +51,11 @@ module tpu_core_store #(
   input  logic                  row_ready_i,
   output logic [RowBytes*8-1:0] row_data_o,
   output logic                  row_last_o,
-  // UB read port: the row read in the next cycle (the UB registers it, docs/core.md)
+  // UB read port: the row read in the next cycle (the UB registers it, docs/core.md):
+  // ub_rnextb_o when ub_rpick_o (a row leaves), else ub_rnext_o
   output logic [15:0]           ub_rnext_o,
+  output logic [15:0]           ub_rnextb_o,
+  output logic                  ub_rpick_o,
   input  logic [UbBits-1:0]     ub_rdata_i,
   // Completion, faults and counters
   output logic                  done_o,
@@ -126,10 +129,14 @@ module tpu_core_store #(
   assign in_bounds = c1_q >= 0 && c1_q < $signed({20'b0, f_bound1}) &&
                      c2_q >= 0 && c2_q < $signed({20'b0, f_bound2});
 
-  logic [15:0] ub_raddr;
-  assign ub_raddr    = insn_q[tpu_isa_pkg::DmaRowLsb +: 16] + idx_q[15:0];
-  // ub_raddr in the next cycle: insn_q and idx_q as the registers below update them.
-  assign ub_rnext_o  = start ? in[tpu_isa_pkg::DmaRowLsb +: 16] : ub_raddr + 16'(row_fire);
+  // The UB row being read (row + idx_q) and the next one, kept in registers so that the
+  // row handshake only picks between two ready rows (tpu_core_ram's rpick).
+  logic [15:0] ub_raddr_q, ub_raddr1_q;
+  // ub_raddr_q in the next cycle: the row of a new STORE, the next row after a row
+  // leaves (ub_rnextb_o, picked by row_fire), else the same row.
+  assign ub_rnext_o  = start ? in[tpu_isa_pkg::DmaRowLsb +: 16] : ub_raddr_q;
+  assign ub_rnextb_o = ub_raddr1_q;
+  assign ub_rpick_o  = row_fire;
   assign row_valid_o = run_q && !rows_sent_q;
   assign row_data_o  = RB'(ub_rdata_i);
   assign row_last_o  = idx_q == total - 24'd1;
@@ -163,12 +170,16 @@ module tpu_core_store #(
       insn_q  <= in;
       pc_q    <= hpc;
       idx_q   <= '0;
+      ub_raddr_q  <= in[tpu_isa_pkg::DmaRowLsb +: 16];
+      ub_raddr1_q <= in[tpu_isa_pkg::DmaRowLsb +: 16] + 16'd1;
       i1_q    <= '0;
       c1_q    <= 32'(signed'(in[tpu_isa_pkg::DmaStart1Lsb +: 12]));
       c2_q    <= 32'(signed'(in[tpu_isa_pkg::DmaStart2Lsb +: 12]));
       bytes_q <= '0;
     end else if (row_fire) begin
       idx_q <= idx_q + 1'b1;
+      ub_raddr_q  <= ub_raddr1_q;
+      ub_raddr1_q <= ub_raddr1_q + 16'd1;
       if (in_bounds) bytes_q <= bytes_q + 32'(f_len0);
       if (i1_q == f_count1 - 12'd1) begin
         i1_q <= '0;
@@ -216,17 +227,22 @@ module tpu_core_store #(
 
   // Assertions
 `ifndef SYNTHESIS
-  // The next-cycle read row is the row read one cycle later.
+  // The next-cycle read row is the row read one cycle later, and the row read is the
+  // STORE's row + idx_q while it runs.
   logic        chk_q;
-  logic [15:0] ub_rnext_q;
+  logic [15:0] ub_rnext_q, ub_raddr;
+  assign ub_raddr = insn_q[tpu_isa_pkg::DmaRowLsb +: 16] + idx_q[15:0];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) chk_q <= 1'b0;
     else         chk_q <= 1'b1;
   end
-  always_ff @(posedge clk_i) ub_rnext_q <= ub_rnext_o;
+  always_ff @(posedge clk_i) ub_rnext_q <= ub_rpick_o ? ub_rnextb_o : ub_rnext_o;
   a_ub_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(chk_q && ub_rnext_q != ub_raddr))
-    else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr, ub_rnext_q);
+      !(chk_q && ub_rnext_q != ub_raddr_q))
+    else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr_q, ub_rnext_q);
+  a_ub_raddr: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(run_q && (ub_raddr_q != ub_raddr || ub_raddr1_q != ub_raddr + 16'd1)))
+    else $error("tpu_core_store: UB row %0h, expected %0h", ub_raddr_q, ub_raddr);
   a_no_bad_desc: assert property (@(posedge clk_i) disable iff (!rst_ni)
       !(sts_valid_i && sts_ready_o &&
         (sts_code_i == tpu_dma_pkg::StsBadDesc || sts_code_i == tpu_dma_pkg::StsStream)))
