@@ -109,8 +109,12 @@ module tpu_ram_tb #(
       .waddr1_i (ram_waddr1_i[i*16 +: 16]),
       .wdata1_i (ram_wdata1_i[W-1:0]),
       .rnext0_i (ram_rnext0_i[i*16 +: 16]),
+      .rnextb0_i(16'd0),
+      .rpick0_i (1'b0),
       .rdata0_o (rd0),
       .rnext1_i (ram_rnext1_i[i*16 +: 16]),
+      .rnextb1_i(16'd0),
+      .rpick1_i (1'b0),
       .rdata1_o (rd1)
     );
     assign ram_rdata0_o[i*RW +: RW] = RW'(rd0);
