@@ -125,11 +125,13 @@ module tpu_mem_axi_wr #(
     tail_d = tail_q;
     bdone_d = bdone_q;
     berr_d = berr_q;
-    // Beats that reached their channel queue this cycle.
-    for (int k = 0; k < BurstSlots; k++) begin
-      bcnt_d[k] = bcnt_q[k];
-      for (int c = 0; c < NumPch; c++) begin
-        if (req_gnt_i[c] && vslot[c] == SlotW'(k)) bcnt_d[k] = bcnt_d[k] - 1'b1;
+    // Beats that reached their channel queue this cycle (the loop only when some did).
+    for (int k = 0; k < BurstSlots; k++) bcnt_d[k] = bcnt_q[k];
+    if (req_gnt_i != '0) begin
+      for (int k = 0; k < BurstSlots; k++) begin
+        for (int c = 0; c < NumPch; c++) begin
+          if (req_gnt_i[c] && vslot[c] == SlotW'(k)) bcnt_d[k] = bcnt_d[k] - 1'b1;
+        end
       end
     end
     if (w_hs) begin

@@ -119,9 +119,12 @@ module tpu_mem_pch_ctrl #(
   localparam int FifoDepth = 1 << $clog2(CL + 4);
   localparam int NW = $clog2(Q + 1);
 
-  // Arrays are unpacked and registered element by element: Yosys 0.23 parses no
-  // multi-dimensional packed arrays and no whole-array assignment; (* mem2reg *) tells
-  // it they are registers, not RAMs.
+  // Arrays are unpacked (Yosys 0.23 parses no multi-dimensional packed arrays and no
+  // whole-array assignment; (* mem2reg *) tells it they are registers, not RAMs), except
+  // the 32 x 32 age and dependency matrices, which are flat vectors (row i at [i*Q +: Q])
+  // so that an insertion updates each with one assignment.  State that changes only on a
+  // command is written at the command's index only (one Verilator delayed assignment per
+  // write, not one per element and cycle).
 
   // Saturating down-counter step, and "at least t more cycles" (t >= 1).
   function automatic logic [TW-1:0] dec(input logic [TW-1:0] a);
@@ -146,9 +149,9 @@ module tpu_mem_pch_ctrl #(
   // ---------------------------------------------------------------- state
   // Queue: control bits and age/dependency matrices, payload memories.
   logic [Q-1:0] valid_q, valid_d, isw_q, isw_d;
-  (* mem2reg *) logic [Q-1:0] older_q [Q];         // older_q[i][j]: entry j is older than entry i
-  (* mem2reg *) logic [Q-1:0] dep_q [Q];           // dep_q[i][j]: entry i waits for entry j (same beat, a write)
-  (* mem2reg *) logic [Q-1:0] bmask_q [NB]; // bmask_q[b][i]: entry i waits for bank b
+  logic [Q*Q-1:0] older_q;  // older_q[i*Q + j]: entry j is older than entry i
+  logic [Q*Q-1:0] dep_q;    // dep_q[i*Q + j]: entry i waits for entry j (same beat, a write)
+  logic [NB*Q-1:0] bmask_q; // bmask_q[b*Q + i]: entry i waits for bank b
   logic [Q-1:0] rmatch_q, rmatch_d;  // the entry's bank is open at the entry's row
   logic [Q-1:0] ovec_q, ovec_d;      // the entry's bank is open (the OR of bmask_q over open banks)
   logic [Q-1:0] wdep_q, wdep_d;      // the entry was queued behind another access (dep_q[i] != 0)
@@ -249,7 +252,7 @@ module tpu_mem_pch_ctrl #(
   always_comb begin
     logic [Q-1:0] same;
     new_dep = '0;
-    same = (rq_v_q ? bmask_q[in_bank] : '0) & (rq_w_q ? valid_q : isw_q);
+    same = (rq_v_q ? bmask_q[in_bank*Q +: Q] : '0) & (rq_w_q ? valid_q : isw_q);
     if (same != '0) begin
       for (int i = 0; i < Q; i++) begin
         if (same[i] && addr_m[i] == rq_addr_q) new_dep[i] = 1'b1;
@@ -281,7 +284,7 @@ module tpu_mem_pch_ctrl #(
       unb = valid_q;
       if ((wdep_q & valid_q) != '0) begin
         for (int i = 0; i < Q; i++) begin
-          if (wdep_q[i] && (dep_q[i] & valid_q) != '0) unb[i] = 1'b0;
+          if (wdep_q[i] && (dep_q[i*Q +: Q] & valid_q) != '0) unb[i] = 1'b0;
         end
       end
       hit = valid_q & rmatch_q;
@@ -292,15 +295,15 @@ module tpu_mem_pch_ctrl #(
       waitx = conf & unb & mtype;
       if (waitx != '0 && hit != '0) begin
         for (int i = 0; i < Q; i++) begin
-          if (hit[i] && (older_q[i] & waitx & bmask_q[bank_m[i]]) != '0) bypass[i] = 1'b1;
+          if (hit[i] && (older_q[i*Q +: Q] & waitx & bmask_q[bank_m[i]*Q +: Q]) != '0) bypass[i] = 1'b1;
         end
       end
       for (int b = 0; b < NB; b++) begin
-        if (bmask_q[b] != '0) begin
+        if (bmask_q[b*Q +: Q] != '0) begin
           pend_any[b] = 1'b1;
-          hitp_any[b] = (bmask_q[b] & hit) != '0;
-          hitp_mode[b] = (bmask_q[b] & hit & unb & mtype) != '0;
-          starve[b] = (bmask_q[b] & bypass) != '0;
+          hitp_any[b] = (bmask_q[b*Q +: Q] & hit) != '0;
+          hitp_mode[b] = (bmask_q[b*Q +: Q] & hit & unb & mtype) != '0;
+          starve[b] = (bmask_q[b*Q +: Q] & bypass) != '0;
         end
       end
     end
@@ -394,11 +397,11 @@ module tpu_mem_pch_ctrl #(
     if (pend_any != '0) begin
       for (int b = 0; b < NB; b++) begin
         if (pend_any[b]) begin
-          if (rd_ok[b]) rdm = rdm | bmask_q[b];
-          if (wr_ok[b]) wrm = wrm | bmask_q[b];
-          if (act_ok[b]) actm = actm | bmask_q[b];
-          if (pre_ok[b] && (!hitp_mode[b] || capped[b])) prem = prem | bmask_q[b];
-          if (pre_ok[b] && !hitp_any[b]) preo = preo | bmask_q[b];
+          if (rd_ok[b]) rdm = rdm | bmask_q[b*Q +: Q];
+          if (wr_ok[b]) wrm = wrm | bmask_q[b*Q +: Q];
+          if (act_ok[b]) actm = actm | bmask_q[b*Q +: Q];
+          if (pre_ok[b] && (!hitp_mode[b] || capped[b])) prem = prem | bmask_q[b*Q +: Q];
+          if (pre_ok[b] && !hitp_any[b]) preo = preo | bmask_q[b*Q +: Q];
         end
       end
     end
@@ -418,7 +421,7 @@ module tpu_mem_pch_ctrl #(
     csel = QW'(enc(64'(ccand)));
     if ((ccand & (ccand - 1'b1)) != '0) begin
       for (int i = 0; i < Q; i++) begin
-        if (ccand[i] && (older_q[i] & ccand) == '0) csel = QW'(i);
+        if (ccand[i] && (older_q[i*Q +: Q] & ccand) == '0) csel = QW'(i);
       end
     end
     rc = (rcand_m != '0) ? rcand_m : rcand_o;
@@ -426,7 +429,7 @@ module tpu_mem_pch_ctrl #(
     rsel = QW'(enc(64'(rc)));
     if ((rc & (rc - 1'b1)) != '0) begin
       for (int i = 0; i < Q; i++) begin
-        if (rc[i] && (older_q[i] & rc) == '0) rsel = QW'(i);
+        if (rc[i] && (older_q[i*Q +: Q] & rc) == '0) rsel = QW'(i);
       end
     end
   end
@@ -730,14 +733,14 @@ module tpu_mem_pch_ctrl #(
     ovec_d = ovec_q & ~csel_mask;
     wdep_d = wdep_q;
     if (act_go) begin
-      ovec_d = ovec_d | bmask_q[rb];
+      ovec_d = ovec_d | bmask_q[rb*Q +: Q];
       for (int i = 0; i < Q; i++) begin
-        if (bmask_q[rb][i]) rmatch_d[i] = addr_m[i][AddrW-1:9] == act_row;
+        if (bmask_q[rb*Q + i]) rmatch_d[i] = addr_m[i][AddrW-1:9] == act_row;
       end
     end
     if (pre_go) begin
-      rmatch_d = rmatch_d & ~bmask_q[rb];
-      ovec_d = ovec_d & ~bmask_q[rb];
+      rmatch_d = rmatch_d & ~bmask_q[rb*Q +: Q];
+      ovec_d = ovec_d & ~bmask_q[rb*Q +: Q];
     end
     if (prea_go) begin
       rmatch_d = '0;
@@ -821,41 +824,64 @@ module tpu_mem_pch_ctrl #(
     end
   end
 
-  // Arrays, one element per process.  Every element is assigned on every path (a hold is
-  // written as such): Verilator then commits each element without a per-element flag.
-  for (genvar i = 0; i < Q; i++) begin : g_entry_regs
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        older_q[i] <= '0;
-        dep_q[i]   <= '0;
-      end else begin
-        older_q[i] <= !ins ? older_q[i] : free_mask[i] ? valid_q : older_q[i] & ~free_mask;
-        dep_q[i]   <= !ins ? dep_q[i] : free_mask[i] ? new_dep : dep_q[i] & ~free_mask;
-      end
+  // The age and dependency matrices change only on an insertion: the new entry's row is
+  // written and its column cleared in every other row (the slot's previous occupant).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      older_q <= '0;
+      dep_q   <= '0;
+    end else if (ins) begin
+      older_q <= older_q & ~{Q{free_mask}};
+      dep_q   <= dep_q & ~{Q{free_mask}};
+      older_q[free_idx*Q +: Q] <= valid_q;
+      dep_q[free_idx*Q +: Q]   <= new_dep;
     end
+  end
+  // Bank entry masks: the column command takes its entry out of its bank's mask (an entry
+  // is in its own bank's mask only), the insertion adds the new entry to its bank's.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bmask_q <= '0;
+    end else begin
+      if (col_go) bmask_q[col_b*Q +: Q] <= bmask_q[col_b*Q +: Q] & ~csel_mask;
+      if (ins) bmask_q[in_bank*Q +: Q] <= (bmask_q[in_bank*Q +: Q] & ~csel_mask) | free_mask;
+    end
+  end
+  // Open rows and row-hit counters: written by the ACT and the column commands only; not
+  // reset (a bank's row and counter are read only while it is open, and every ACT sets
+  // both).  A column access to a bank never coincides with its ACT (the bank is open).
+  always_ff @(posedge clk_i) begin
+    if (act_go) begin
+      orow_q[rb] <= act_row;
+      hits_q[rb] <= '0;
+    end
+    if (col_go && hits_q[col_b] != '1) hits_q[col_b] <= hits_q[col_b] + 1'b1;
   end
   for (genvar b = 0; b < NB; b++) begin : g_bank_regs
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        bmask_q[b] <= '0;
-        orow_q[b] <= '0;
         bact_q[b] <= '0;
         bpre_q[b] <= '0;
         bcol_q[b] <= '0;
-        hits_q[b] <= '0;
-        idle_q[b] <= '0;
       end else begin
-        bmask_q[b] <= (bmask_q[b] & ~csel_mask) | ((ins && in_bank == 4'(b)) ? free_mask : '0);
-        orow_q[b] <= (act_go && rb == 4'(b)) ? act_row : orow_q[b];
         bact_q[b] <= bact_d[b];
         bpre_q[b] <= bpre_d[b];
         bcol_q[b] <= bcol_d[b];
-        hits_q[b] <= (col_go && col_b == 4'(b) && hits_q[b] != '1) ? hits_q[b] + 1'b1
-                   : (act_go && rb == 4'(b)) ? '0 : hits_q[b];
-        idle_q[b] <= (CloseIdle == 0 || (act_go && rb == 4'(b)) || (col_go && col_b == 4'(b)) ||
-                      !open_q[b] || pend_any[b]) ? '0
-                   : (idle_q[b] == '1) ? idle_q[b] : idle_q[b] + 1'b1;
       end
+    end
+  end
+  // Idle-row counters: only with CloseIdle (zero otherwise).
+  if (CloseIdle > 0) begin : g_idle
+    for (genvar b = 0; b < NB; b++) begin : g_idle_regs
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) idle_q[b] <= '0;
+        else idle_q[b] <= ((act_go && rb == 4'(b)) || (col_go && col_b == 4'(b)) || !open_q[b] || pend_any[b]) ? '0
+                        : (idle_q[b] == '1) ? idle_q[b] : idle_q[b] + 1'b1;
+      end
+    end
+  end else begin : g_no_idle
+    for (genvar b = 0; b < NB; b++) begin : g_idle_zero
+      assign idle_q[b] = '0;
     end
   end
   for (genvar g = 0; g < 4; g++) begin : g_group_regs
