@@ -9,7 +9,9 @@
 # the checks to the prefetch buffer's write side and made the fault merge one compare deep;
 # the build at 20 MHz then routed at 25.26 MHz (nextpnr --placer static --router router2 on
 # the 20 MHz netlist; 42.2 ns was HeAP's estimate).  10 MHz (below) met with the session-5 RTL
-# (13.95 MHz routed).
+# (13.95 MHz routed).  Session 7 retimed the next paths (the DMA engines' row handshakes, the UB's
+# read addresses; no cycle changes); its build at 30 MHz / 3 Mbaud (CLKFB 6, CLKOP 20, phase 10)
+# placed at an estimated 22.46 MHz (docs/performance.md, Boards), so 20 MHz stays.
 # Other clocks that keep the UART exact (CLKI_DIV 5 throughout): 10 MHz (CLKFB 2, CLKOP 60,
 # phase 30) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40, phase 20) or 30 MHz (CLKFB 6, CLKOP 20,
 # phase 10) at 3 Mbaud.
