@@ -7,7 +7,9 @@
  * Boards are found by USB ID: FT2232H 0403:6010 (iCEBreaker; the UART is interface B)
  * and FT231X 0403:6015 (ULX3S).  The first one found is used unless serial= or index=
  * picks another.  Open: the kernel's ftdi_sio is detached from the interface, the chip
- * reset, the line set to B baud (default 3000000) 8N1 with flow control F (none, rtscts
+ * reset, the line set to B baud (default: the line rate of the board that carries the chip,
+ * 3000000 on the iCEBreaker's FT2232H, 2000000 on the ULX3S's FT231X; constraints/<board>.mk
+ * BOARD_<board>_BAUD) 8N1 with flow control F (none, rtscts
  * or dtrdsr; the boards wire no handshake lines), the latency timer to MS (default 1:
  * a response shorter than a USB packet waits that long in the chip) and both buffers
  * purged.
@@ -38,14 +40,16 @@
 int ptpu_uri_opt(const char *opts, const char *key, char *buf, size_t len);
 int ptpu_usb_list(FILE *out);
 
+/* baud: the line rate of the board the chip is on (constraints/icebreaker.mk, ulx3s.mk). */
 static const struct chip {
     uint16_t vid, pid;
     enum ftdi_interface iface;
     const char *name;
     char iface_name;
+    long baud;
 } chips[] = {
-    {0x0403, 0x6010, INTERFACE_B, "FT2232H", 'B'},
-    {0x0403, 0x6015, INTERFACE_A, "FT231X", 'A'},
+    {0x0403, 0x6010, INTERFACE_B, "FT2232H", 'B', 3000000},
+    {0x0403, 0x6015, INTERFACE_A, "FT231X", 'A', 2000000},
 };
 #define NCHIPS (sizeof(chips) / sizeof(chips[0]))
 
@@ -191,9 +195,9 @@ static void free_lists(struct ftdi_device_list **lists)
 
 static void board_line(FILE *out, const struct board *b)
 {
-    fprintf(out, "  %s %04x:%04x serial %s (%s %s), bus %d device %d, UART on interface %c\n",
-            b->chip->name, b->chip->vid, b->chip->pid, b->serial, b->manuf, b->desc, b->bus,
-            b->addr, b->chip->iface_name);
+    fprintf(out, "  %s %04x:%04x serial %s (%s %s), bus %d device %d, UART on interface %c, "
+            "%ld baud\n", b->chip->name, b->chip->vid, b->chip->pid, b->serial, b->manuf, b->desc,
+            b->bus, b->addr, b->chip->iface_name, b->chip->baud);
 }
 
 /* `picotpu info --device usb`: the boards found, one line each.  Returns their number. */
@@ -333,11 +337,9 @@ static int usb_open(struct ptpu_device *dev, const char *opts)
     ptpu_uri_opt(opts, "serial", serial, sizeof(serial));
     ptpu_uri_opt(opts, "flow", flow, sizeof(flow));
     long index = opt_num(opts, "index", 0, 0, 15, &bad);
-    long baud = opt_num(opts, "baud", 3000000, 300, 12000000, &bad);
+    long baud = opt_num(opts, "baud", 0, 300, 12000000, &bad);     /* 0: the chip's */
     long latency = opt_num(opts, "latency", 1, 1, 255, &bad);
-    /* the link time-out: the device's byte time-out and two largest frames on the line */
-    long tmo_def = 100 + 2 * (PTPU_LINK_MAX_LEN + PTPU_LINK_OVERHEAD) * 10 * 1000L / baud;
-    long tmo = opt_num(opts, "timeout", tmo_def, 1, 600000, &bad);
+    long tmo = opt_num(opts, "timeout", 0, 1, 600000, &bad);        /* 0: from the baud */
     long wait = opt_num(opts, "wait", 60000, 1, 86400000, &bad);
     int fl = !strcmp(flow, "none") ? SIO_DISABLE_FLOW_CTRL
              : !strcmp(flow, "rtscts") ? SIO_RTS_CTS_HS
@@ -379,6 +381,11 @@ static int usb_open(struct ptpu_device *dev, const char *opts)
     }
     if (!rc) {
         u->b = b[pick];
+        if (!baud)
+            baud = u->b.chip->baud;
+        /* the link time-out: the device's byte time-out and two largest frames on the line */
+        if (!tmo)
+            tmo = 100 + 2 * (PTPU_LINK_MAX_LEN + PTPU_LINK_OVERHEAD) * 10 * 1000L / baud;
         const char *step = "select the interface";
         struct ftdi_context *f = u->f;
         int r = ft.ftdi_set_interface(f, u->b.chip->iface);

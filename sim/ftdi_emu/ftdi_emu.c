@@ -20,8 +20,13 @@
  * simulated time: libusb time-outs and the latency timer are counted in its cycles.
  *
  * Environment:
- *   PTPU_USB_EMU_BOARDS   boards present: "ft2232h:SERIAL,ft231x:SERIAL" (default
- *                         "ft2232h:PTPU-EMU-0"); "none": no board
+ *   PTPU_USB_EMU_BOARDS   boards present: "ft2232h:SERIAL,ft231x:SERIAL@HZ" (default
+ *                         "ft2232h:PTPU-EMU-0"); "none": no board.  @HZ: the board's FPGA
+ *                         runs at HZ (default PTPU_USB_EMU_CLK_HZ): one simulated cycle is
+ *                         1/HZ of that board's time, and the line's baud reaches the library's
+ *                         UART scaled by PTPU_USB_EMU_CLK_HZ / HZ (the UART sees clocks per
+ *                         bit only), so a board at 2 Mbaud and 16 MHz runs the SoC built for
+ *                         3 Mbaud at 24 MHz, 8 clocks per bit either way
  *   PTPU_USB_EMU_SIM      the simulation library (default build/sim/sim16u/libpicotpu_sim.so)
  *   PTPU_USB_EMU_CLK_HZ   the SoC clock that the library was built with
  *   PTPU_USB_EMU_UNPLUG_AFTER=N  the board disappears after N bytes of bulk OUT
@@ -77,6 +82,7 @@ struct board {
     struct chan ch[2];
     ptpu_sim_t *sim;
     bool sim_dead;
+    uint64_t clk_hz;                        /* the board's clock (@HZ) */
     uint64_t t;                             /* cycles */
     uint64_t out_bytes, in_bytes, in_xfers, full_pkts, short_pkts;
     int64_t unplug_after, mute_after;
@@ -147,9 +153,14 @@ static void setup(void)
         if (!strcmp(tok, "none"))
             continue;
         struct board *b = &boards[nboards];
-        char *colon = strchr(tok, ':');
+        char *colon = strchr(tok, ':'), *at = strchr(tok, '@');
         if (colon)
             *colon = 0;
+        if (at)
+            *at = 0;
+        b->clk_hz = at ? strtoull(at + 1, NULL, 0) : 0;
+        if (!b->clk_hz)
+            b->clk_hz = clk_hz;
         if (!strcmp(tok, "ft2232h"))
             b->chip = FT2232H;
         else if (!strcmp(tok, "ft231x"))
@@ -215,7 +226,9 @@ static int load_sim(void)
 static void line_setup(struct board *b)
 {
     struct chan *c = &b->ch[b->uart_if];
-    if (b->sim && S.uart(b->sim, c->baud, c->fmt) == PTPU_SIM_EARG)
+    /* the line's bit time in this board's cycles, as a baud at the library's clock */
+    uint32_t baud = (uint32_t)((uint64_t)c->baud * clk_hz / b->clk_hz);
+    if (b->sim && S.uart(b->sim, baud, c->fmt) == PTPU_SIM_EARG)
         fprintf(stderr, "ftdi_emu: the simulation library has no UART link PHY\n");
 }
 
@@ -264,7 +277,7 @@ static void advance(struct board *b, uint64_t n)
             }
         } else if (c->txh < c->ntx && may_send(c)) {
             /* nothing on the other end: bytes leave at the baud and are lost */
-            uint64_t bytes = k * c->baud / 10 / clk_hz + 1;
+            uint64_t bytes = k * c->baud / 10 / b->clk_hz + 1;
             size_t q = c->ntx - c->txh;
             c->txh += bytes < q ? (size_t)bytes : q;
         }
@@ -293,7 +306,10 @@ static void advance(struct board *b, uint64_t n)
     }
 }
 
-static uint64_t ms_cycles(unsigned ms) { return (uint64_t)ms * (clk_hz / 1000); }
+static uint64_t ms_cycles(const struct board *b, unsigned ms)
+{
+    return (uint64_t)ms * (b->clk_hz / 1000);
+}
 
 /* ------------------------------------------------------------------ the chip's requests */
 
@@ -442,7 +458,7 @@ static int bulk_out(struct board *b, struct chan *c, const uint8_t *data, int le
                 break;
             }
             advance(b, STEP);
-            if (timeout && b->t - t0 >= ms_cycles(timeout))
+            if (timeout && b->t - t0 >= ms_cycles(b, timeout))
                 return LIBUSB_ERROR_TIMEOUT;
         }
         if (c->ntx == c->cap) {         /* sent bytes leave the front, once per buffer */
@@ -471,7 +487,7 @@ static int bulk_in(struct board *b, struct chan *c, uint8_t *data, int len, int 
     for (;;) {
         if (!b->present)
             return LIBUSB_ERROR_NO_DEVICE;
-        bool due = b->t - c->last_pkt >= ms_cycles(c->latency_ms);
+        bool due = b->t - c->last_pkt >= ms_cycles(b, c->latency_ms);
         if (!b->hang && (c->nrx >= (size_t)mps - 2 || due)) {
             int n = c->nrx < (size_t)mps - 2 ? (int)c->nrx : mps - 2;
             if (2 + n > len - *done)
@@ -494,10 +510,10 @@ static int bulk_in(struct board *b, struct chan *c, uint8_t *data, int len, int 
         if (b->hang) {
             /* a hung chip: the host's time-out passes on the USB side only (the SoC is
              * not clocked, so that the test costs no simulation) */
-            b->t = t0 + (timeout ? ms_cycles(timeout) : ms_cycles(5000));
+            b->t = t0 + (timeout ? ms_cycles(b, timeout) : ms_cycles(b, 5000));
             return LIBUSB_ERROR_TIMEOUT;
         }
-        if (timeout && b->t - t0 >= ms_cycles(timeout))
+        if (timeout && b->t - t0 >= ms_cycles(b, timeout))
             return LIBUSB_ERROR_TIMEOUT;
         advance(b, STEP);
     }
@@ -551,7 +567,7 @@ void libusb_exit(libusb_context *ctx)
         if (env_num("PTPU_USB_EMU_STATS", 0))
             fprintf(stderr, "ftdi_emu: board %s: %llu cycles (%.3f ms), %llu bytes out, %llu in, "
                     "%llu bulk IN transfers\n", boards[i].serial, (unsigned long long)boards[i].t,
-                    (double)boards[i].t * 1e3 / (double)clk_hz,
+                    (double)boards[i].t * 1e3 / (double)boards[i].clk_hz,
                     (unsigned long long)boards[i].out_bytes, (unsigned long long)boards[i].in_bytes,
                     (unsigned long long)boards[i].in_xfers);
     for (int i = 0; i < nboards; i++)
@@ -799,7 +815,8 @@ int libusb_handle_events_timeout_completed(libusb_context *ctx, struct timeval *
  * "unplug_after" (arg more bulk OUT bytes), "mute" (arg 1: cut the SoC's TX wire, 0:
  * mend it), "hang" (arg 1: the chip answers no bulk IN), "cycles" (its time),
  * "out_bytes", "in_bytes", "full_pkts", "short_pkts" (bulk IN packets of the maximum size
- * and shorter); "clk_hz", "boards", "all_cycles" (the time of every board summed).
+ * and shorter), "clk_hz" (its clock); "boards", "all_cycles" (the time of every board
+ * summed).
  * Returns the value, or -1 for an unknown request. */
 long long ptpu_usb_emu_ctl(const char *what, long long arg)
 {
@@ -809,7 +826,7 @@ long long ptpu_usb_emu_ctl(const char *what, long long arg)
         if (boards[i].handles)
             b = &boards[i];
     if (!strcmp(what, "clk_hz"))
-        return (long long)clk_hz;
+        return (long long)(b ? b->clk_hz : clk_hz);
     if (!strcmp(what, "boards"))
         return nboards;
     if (!strcmp(what, "all_cycles")) {

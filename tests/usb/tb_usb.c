@@ -4,12 +4,12 @@
  * LD_PRELOAD=build/usb/libusb-emu.so): libpicotpu -> libftdi1 -> emulated libusb ->
  * UART pins of the simulated SoC (sim16u) -> firmware -> MXU -> back.
  *
- *   tb_usb [--seed N] [--only NAME]     boards "ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1"
+ *   tb_usb [--seed N] [--only NAME]     boards "ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1@16000000"
  *   tb_usb --bench [--frames N]         usb.emulated.efficiency
  *
  * Parts: list, open, mem (MEM_WRITE/READ round trips of random sizes, chunk and packet
  * boundaries), gemm and conv (bit for bit against ref and the naive kernels), ft231x
- * (64-byte packets), timeout (a mute device), hang (a chip that answers no bulk IN),
+ * (64-byte packets at the chip's default of 2 Mbaud, the ULX3S's rate), timeout (a mute device), hang (a chip that answers no bulk IN),
  * baud (a rate the SoC's UART does not run at; one the chip cannot make), unplug (mid
  * transfer).  Time is the SoC's simulated time (ptpu_usb_emu_ctl("cycles")).
  */
@@ -72,6 +72,9 @@ static void test_list(void)
     CHECK(n == 2, "list: %d boards, expected 2", n);
     CHECK(strstr(buf, "FT2232H 0403:6010 serial PTPU-EMU-0") != NULL, "list: no FT2232H line");
     CHECK(strstr(buf, "FT231X 0403:6015 serial PTPU-EMU-1") != NULL, "list: no FT231X line");
+    /* each with the line rate the backend opens it at by default */
+    CHECK(strstr(buf, "interface B, 3000000 baud") && strstr(buf, "interface A, 2000000 baud"),
+          "list: the boards' default baud rates");
     free(buf);
 }
 
@@ -143,6 +146,7 @@ static void test_mem(void)
     ptpu_close(d);
 }
 
+/* The FT231X board (the ULX3S) at the backend's default for the chip: 2 Mbaud. */
 static void test_ft231x(void)
 {
     ptpu_device *d = open_ok("usb:index=1");
@@ -151,6 +155,15 @@ static void test_ft231x(void)
     static const int fixed[] = {62, 63, 1000};  /* packets of 62 data bytes */
     round_trips(d, "ft231x", 1, 300, fixed, 3);
     ptpu_close(d);
+    /* the FT2232H's 3 Mbaud is wrong for this board: no answer, and the message says so */
+    int rc = ptpu_open("usb:index=1,baud=3000000,timeout=2", &d);
+    printf("# FT231X board at 3 Mbaud (it runs at 2): %s: %s\n", ptpu_error_name(rc),
+           ptpu_last_error(NULL));
+    CHECK(rc == PTPU_ERR_TIMEOUT || rc == PTPU_ERR_PROTOCOL, "FT231X at 3 Mbaud: %s",
+          ptpu_error_name(rc));
+    CHECK(rc == 0 || strstr(ptpu_last_error(NULL), "at 3000000 baud"), "FT231X at 3 Mbaud: message");
+    if (!rc)
+        ptpu_close(d);
 }
 
 static void test_gemm(void)

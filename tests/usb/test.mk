@@ -33,7 +33,11 @@ USB_TB := $(USB_BUILD)/tb_usb
 $(USB_TB): tests/usb/tb_usb.c tests/host/hostutil.h $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/host $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
-USB_ENV := LD_PRELOAD=$(abspath $(USB_EMU)) PTPU_USB_EMU_BOARDS=ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1
+# The emulated FT231X board (the ULX3S: 2 Mbaud, the usb backend's default for the chip) runs
+# its FPGA at 16 MHz, 8 clocks per bit like the sim16u library's UART (sim/ftdi_emu: @HZ).
+USB_FT231X_CLK_HZ := 16000000
+USB_ENV := LD_PRELOAD=$(abspath $(USB_EMU)) \
+           PTPU_USB_EMU_BOARDS=ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1@$(USB_FT231X_CLK_HZ)
 
 # make test: the end-to-end test through the emulated chip, and the CLI's board listing
 # with the emulated board and with none.  About 170 ms of simulated time, ~2 min of CPU.
