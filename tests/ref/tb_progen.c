@@ -264,7 +264,11 @@ int main(int argc, char **argv)
                 continue;
             if (k == C_LONG && c.acc_rows < 400)   /* the ACC slots are too small */
                 continue;
-            if (cov[k] == 0 && it >= 50)
+            /* Coverage is the generator's, the same in every build: the long run (make test's
+             * 500 programs) checks it.  A short one (the ASan build's 60) checks results and
+             * memory only: the rarest feature, matmul_100_rows on ulx3s (about 8 programs in
+             * 100), is missing from 60 programs about once in 150 runs. */
+            if (cov[k] == 0 && iters >= 200)
                 bad = snprintf(msg, sizeof msg, "feature %s never generated", cov_name[k]);
         }
         if (bad) {
