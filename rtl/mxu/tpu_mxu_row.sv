@@ -79,6 +79,22 @@ module tpu_mxu_row #(
 
   // Activations and switch bits move one column right per cycle.
   assign s_next = {s_q[N-2:0], switch_i};
+
+  // The active weights after a switch: a PE takes the shadow weight as the first row of a
+  // block arrives (its bit of s), so that row and the rest of its block multiply with the
+  // new tile.  The block's mode is known by now: int8 is widened here, once per tile,
+  // rather than in every multiply.
+  function automatic logic [N*VW-1:0] w_take(input logic [N*VW-1:0] w, input logic [N-1:0] s,
+                                             input logic [N*EW-1:0] ws, input logic bf16);
+    w_take = w;
+    for (int n = 0; n < N; n++) begin
+      if (s[n]) begin
+        w_take[n*VW +: VW] = VW'(ws[n*EW +: EW]);
+        if (!bf16) w_take[n*VW +: VW] = VW'($signed(ws[n*EW +: 8]));
+      end
+    end
+  endfunction
+
   // With bf16 (the simulation configurations) the shift and the take below are part of
   // the MAC process: a register read by another process of the same clock is copied
   // every cycle in the Verilated model, one read by its own process is updated in place
@@ -89,23 +105,9 @@ module tpu_mxu_row #(
       s_q <= s_next[N-2:0];
     end
 
-    // A PE takes the shadow weight as the first row of a block arrives, so that
-    // row and the rest of its block multiply with the new tile.  Outside the
-    // cycles of a switch the row-wide test is all the work there is.
+    // Outside the cycles of a switch the row-wide test is all the work there is.
     always_ff @(posedge clk_i) begin : take
-      logic [N*VW-1:0] w;
-      if (s_next != '0) begin
-        w = w_q;
-        for (int n = 0; n < N; n++) begin
-          if (s_next[n]) begin
-            // The block's mode is known by now: widen int8 here, once per
-            // tile, rather than in every multiply.
-            w[n*VW +: VW] = VW'(ws_q[n*EW +: EW]);
-            if (!bf16_i) w[n*VW +: VW] = VW'($signed(ws_q[n*EW +: 8]));
-          end
-        end
-        w_q <= w;
-      end
+      if (s_next != '0) w_q <= w_take(w_q, s_next, ws_q, bf16_i);
     end
   end
 
@@ -121,7 +123,6 @@ module tpu_mxu_row #(
     logic [N*32-1:0] p_q;
     always_ff @(posedge clk_i) begin : mac
       logic [N*32-1:0] sum;
-      logic [N*VW-1:0] w;
       if (bf16_i) begin
         for (int n = 0; n < N; n++) begin
           sum[n*32 +: 32] = tpu_fp_pkg::bf16_mul(a_q[n*AW +: 16], w_q[n*VW +: 16]);
@@ -138,16 +139,7 @@ module tpu_mxu_row #(
       // The shift and the take (as in g_shift), after the reads of a_q and w_q.
       a_q <= {a_q[(N-1)*AW-1:0], a_i};
       s_q <= s_next[N-2:0];
-      if (s_next != '0) begin
-        w = w_q;
-        for (int n = 0; n < N; n++) begin
-          if (s_next[n]) begin
-            w[n*VW +: VW] = VW'(ws_q[n*EW +: EW]);
-            if (!bf16_i) w[n*VW +: VW] = VW'($signed(ws_q[n*EW +: 8]));
-          end
-        end
-        w_q <= w;
-      end
+      if (s_next != '0) w_q <= w_take(w_q, s_next, ws_q, bf16_i);
     end
     assign down_o = p_q;
   end else begin : g_int8

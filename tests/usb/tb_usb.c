@@ -146,6 +146,19 @@ static void test_mem(void)
     ptpu_close(d);
 }
 
+/* A board opened at a rate its UART does not run at: nothing is understood, so the open
+ * ends in TIMEOUT (or PROTOCOL) with a message that contains `says`. */
+static void wrong_baud(const char *uri, const char *what, const char *says)
+{
+    ptpu_device *d;
+    int rc = ptpu_open(uri, &d);
+    printf("# %s: %s: %s\n", what, ptpu_error_name(rc), ptpu_last_error(NULL));
+    CHECK(rc == PTPU_ERR_TIMEOUT || rc == PTPU_ERR_PROTOCOL, "%s: %s", what, ptpu_error_name(rc));
+    CHECK(rc == 0 || strstr(ptpu_last_error(NULL), says), "%s: message", what);
+    if (!rc)
+        ptpu_close(d);
+}
+
 /* The FT231X board (the ULX3S) at the backend's default for the chip: 2 Mbaud. */
 static void test_ft231x(void)
 {
@@ -155,15 +168,9 @@ static void test_ft231x(void)
     static const int fixed[] = {62, 63, 1000};  /* packets of 62 data bytes */
     round_trips(d, "ft231x", 1, 300, fixed, 3);
     ptpu_close(d);
-    /* the FT2232H's 3 Mbaud is wrong for this board: no answer, and the message says so */
-    int rc = ptpu_open("usb:index=1,baud=3000000,timeout=2", &d);
-    printf("# FT231X board at 3 Mbaud (it runs at 2): %s: %s\n", ptpu_error_name(rc),
-           ptpu_last_error(NULL));
-    CHECK(rc == PTPU_ERR_TIMEOUT || rc == PTPU_ERR_PROTOCOL, "FT231X at 3 Mbaud: %s",
-          ptpu_error_name(rc));
-    CHECK(rc == 0 || strstr(ptpu_last_error(NULL), "at 3000000 baud"), "FT231X at 3 Mbaud: message");
-    if (!rc)
-        ptpu_close(d);
+    /* the FT2232H's 3 Mbaud is wrong for this board */
+    wrong_baud("usb:index=1,baud=3000000,timeout=2", "FT231X board at 3 Mbaud (it runs at 2)",
+               "at 3000000 baud");
 }
 
 static void test_gemm(void)
@@ -309,17 +316,10 @@ static void test_hang(void)
 static void test_baud(void)
 {
     ptpu_device *d;
-    /* the chip makes 115200 baud, the SoC's UART runs at 3 Mbaud: nothing is understood */
-    int rc = ptpu_open("usb:baud=115200,timeout=2", &d);
-    printf("# baud 115200 against a 3 Mbaud SoC: %s: %s\n", ptpu_error_name(rc),
-           ptpu_last_error(NULL));
-    CHECK(rc == PTPU_ERR_TIMEOUT || rc == PTPU_ERR_PROTOCOL, "wrong baud: %s",
-          ptpu_error_name(rc));
-    CHECK(rc == 0 || strstr(ptpu_last_error(NULL), "baud right?"), "wrong baud: message");
-    if (!rc)
-        ptpu_close(d);
+    /* the chip makes 115200 baud, the SoC's UART runs at 3 Mbaud */
+    wrong_baud("usb:baud=115200,timeout=2", "baud 115200 against a 3 Mbaud SoC", "baud right?");
     /* the FT231X tops out at 3 Mbaud: libftdi1 refuses 12 Mbaud */
-    rc = ptpu_open("usb:index=1,baud=12000000", &d);
+    int rc = ptpu_open("usb:index=1,baud=12000000", &d);
     printf("# FT231X at 12 Mbaud: %s: %s\n", ptpu_error_name(rc), ptpu_last_error(NULL));
     CHECK(rc == PTPU_ERR_IO && strstr(ptpu_last_error(NULL), "baud"), "12 Mbaud on FT231X: %s",
           ptpu_error_name(rc));
