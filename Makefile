@@ -82,8 +82,10 @@ lint-tested: spec-check $(LINT_TARGETS)
 # failures so that the summary counts all of them.  The TEST_EARLY tests (the board
 # bitstreams: the ULX3S alone is ~35 min of one core) run in the background from the
 # start, their output in build/test-logs/early.log and their PASS/FAIL lines in the
-# results like every other test's.
+# results like every other test's.  The build and test phases run at nice 5, so that the
+# ULX3S build, the longest single job, keeps a core of its own.
 TEST_EARLY_LOG := build/test-logs/early.log
+TEST_NICE := $(if $(strip $(TEST_EARLY)),nice -n 5)
 test: deps
 	@mkdir -p build/test-logs
 	@rm -f $(TEST_RESULTS)
@@ -94,9 +96,9 @@ test: deps
 	  echo "  EARLY $(strip $(TEST_EARLY)) (in the background: $(TEST_EARLY_LOG))"; \
 	  $(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_EARLY) > $(TEST_EARLY_LOG) 2>&1 & early=$$!; \
 	fi; \
-	$(MAKE) --no-print-directory -j$(JOBS) tests-build lint-tested || \
+	$(TEST_NICE) $(MAKE) --no-print-directory -j$(JOBS) tests-build lint-tested || \
 	  echo "FAIL build: a build or lint step failed (see the output above)" >> $(TEST_RESULTS); \
-	$(MAKE) --no-print-directory -k -j$(JOBS) $(filter-out $(TEST_EARLY),$(TEST_TARGETS)) || \
+	$(TEST_NICE) $(MAKE) --no-print-directory -k -j$(JOBS) $(filter-out $(TEST_EARLY),$(TEST_TARGETS)) || \
 	  echo "FAIL make: a test target failed to run (see the output above)" >> $(TEST_RESULTS); \
 	if [ -n "$$early" ]; then \
 	  echo "  waiting for $(strip $(TEST_EARLY)) ($(TEST_EARLY_LOG))"; \
