@@ -3,7 +3,8 @@
 #
 # Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 4 / 5 = 20 MHz (PFD 5 MHz, VCO
 # 20 * CLKOP_DIV = 600 MHz; the SDRAM clock CLKOS 15 VCO periods = 180 degrees behind), 10
-# clocks per bit at the FT231X's 2 Mbaud (libpicotpu: usb:baud=2000000).
+# clocks per bit at the FT231X's 2 Mbaud (libpicotpu's default for an FT231X,
+# host/src/ptpu_backend_usb.c chips[]; test-usb checks that the two agree).
 # History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
 # fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
 # the checks to the prefetch buffer's write side and made the fault merge one compare deep;

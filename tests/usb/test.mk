@@ -33,9 +33,10 @@ USB_TB := $(USB_BUILD)/tb_usb
 $(USB_TB): tests/usb/tb_usb.c tests/host/hostutil.h $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Itests/host $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
-# The emulated FT231X board (the ULX3S: 2 Mbaud, the usb backend's default for the chip) runs
-# its FPGA at 16 MHz, 8 clocks per bit like the sim16u library's UART (sim/ftdi_emu: @HZ).
-USB_FT231X_CLK_HZ := 16000000
+# The emulated FT231X board is the ULX3S at its line rate (constraints/ulx3s.mk, 2 Mbaud, which
+# the usb backend must open an FT231X at by default: test-usb fails if the two differ), its
+# FPGA at the clock that gives the sim16u library's clocks per bit (sim/ftdi_emu: @HZ).
+USB_FT231X_CLK_HZ := $(shell echo $$(( $(BOARD_ulx3s_BAUD) * $(USB_CLK_HZ) / $(USB_BAUD) )))
 USB_ENV := LD_PRELOAD=$(abspath $(USB_EMU)) \
            PTPU_USB_EMU_BOARDS=ft2232h:PTPU-EMU-0,ft231x:PTPU-EMU-1@$(USB_FT231X_CLK_HZ)
 
