@@ -39,8 +39,16 @@ BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
 # placed and routed in 1,536 CPU-s to 25.26 MHz (PASS), where HeAP took 1,102 s + 822 s of
 # annealing to place alone and router2 after HeAP had 3,736 wires still overused after 16
 # iterations (docs/performance.md, Boards).
-BOARD_ulx3s_PNR_ARGS := --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config \
-                        --placer static --router router2
+# Session 8: on session 7's retimed netlist, timing-driven placement took 1,266 s of the
+# 2,040 s run (static 549 iterations + 645 s of annealing) for 25.18 MHz; with --no-tmdriv
+# the whole run is 1,017 s (placement 507 s, router2 498 s) and routes at 21.34 MHz (PASS).
+# A project CI machine ran make test about 2x slower than this one and timed out on the
+# ULX3S build, so the default is the untimed placement; the build still fails unless the
+# routed design meets BOARD_ulx3s_MHZ.  For margin, or a faster clock:
+#   make bitstream BOARD=ulx3s BOARD_ulx3s_PLACE=
+BOARD_ulx3s_PLACE ?= --no-tmdriv
+BOARD_ulx3s_PNR_ARGS = --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config \
+                       --placer static --router router2 $(BOARD_ulx3s_PLACE)
 BOARD_ulx3s_PACK = $(ECPPACK) --compress
 BOARD_ulx3s_FLASH = $(OPENFPGALOADER) -b ulx3s
 BOARD_ulx3s_FLASH_VAR := OPENFPGALOADER

@@ -11,8 +11,9 @@
 # 5.5 min of one core on a quiet machine (327 s for Yosys, nextpnr-ice40 and icepack, most of
 # it routing at 83 %), next to the other tests on the second core.
 # The ULX3S (8 x 8) meets its 20 MHz (25.71 MHz routed in a clean clone's make test,
-# docs/boards.md); its build is about 2,100 s of one core (Yosys 544 s, nextpnr --placer
-# static --router router2 about 1,550 s): the issue's "CI builds both bitstreams".  It runs
+# docs/boards.md); its build is about 1,500 s of one core (Yosys 450 s, nextpnr --placer
+# static --router router2 --no-tmdriv about 1,020 s; constraints/ulx3s.mk): the issue's "CI
+# builds both bitstreams".  It runs
 # from the start of make test in the background (TEST_EARLY, Makefile), next to the build and
 # test phases.  For a quick local run without it: make test BOARD_TESTS=icebreaker.
 BOARD_TESTS ?= icebreaker ulx3s
