@@ -70,7 +70,7 @@ module tpu_mem_axi_rd #(
 
   // Reorder buffer: slots allocated at tail in issue order, retired at head.
   logic [RobBits:0] head_q, head_d, tail_q, tail_d;
-  logic [RobDepth-1:0] done_q, done_d;
+  logic [RobDepth-1:0] done_q;
   logic [InfoW-1:0] info_m [RobDepth];
   logic [DataWidth-1:0] data_m [RobDepth];
   logic rob_full, alloc, r_hs;
@@ -108,13 +108,14 @@ module tpu_mem_axi_rd #(
   assign s_rdata_o  = head_info[0] ? '0 : data_m[head_idx];
   assign r_hs       = s_rvalid_o && s_rready_i;
 
-  // Responses addressed to this port.
-  logic [NumPch-1:0] mine;
-  logic [NumPch*RobBits-1:0] slot;
-  for (genvar c = 0; c < NumPch; c++) begin : g_rsp
-    assign slot[c*RobBits +: RobBits] = rsp_tag_i[c*TagW +: RobBits];
-    assign mine[c] = rsp_valid_i[c] && (rsp_tag_i[c*TagW+RobBits +: PortBits] == port_i);
-  end
+  // Responses addressed to this port.  The response inputs come from the device model
+  // through the top-level inputs, so logic on them outside a clocked process is
+  // evaluated by the Verilated model at both clock edges; it is all inside the
+  // clocked processes below (evaluated once per cycle).
+  function automatic logic mine(input logic [NumPch-1:0] v, input logic [NumPch*TagW-1:0] t,
+                                input logic [PortBits-1:0] p, input int c);
+    mine = v[c] && (t[c*TagW+RobBits +: PortBits] == p);
+  endfunction
 
   always_comb begin
     act_d  = act_q;
@@ -124,12 +125,10 @@ module tpu_mem_axi_rd #(
     unal_d = unal_q;
     head_d = head_q;
     tail_d = tail_q;
-    done_d = done_q;
     if (alloc) begin
       addr_d = addr_q + (AddrWidth + 1)'(32);
       left_d = left_q - 8'd1;
       tail_d = tail_q + 1'b1;
-      done_d[tail_idx] = beat_err;  // a failed beat needs no memory access
       if (last) act_d = 1'b0;
     end
     if (ar_pop) begin
@@ -138,13 +137,7 @@ module tpu_mem_axi_rd #(
       addr_d[AddrWidth] = 1'b0;
       unal_d = ar_head[12:8] != 5'd0;
     end
-    if (r_hs) begin
-      done_d[head_idx] = 1'b0;
-      head_d = head_q + 1'b1;
-    end
-    for (int c = 0; c < NumPch; c++) begin
-      if (mine[c]) done_d[slot[c*RobBits +: RobBits]] = 1'b1;
-    end
+    if (r_hs) head_d = head_q + 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -154,14 +147,28 @@ module tpu_mem_axi_rd #(
       unal_q <= 1'b0;
       head_q <= '0;
       tail_q <= '0;
-      done_q <= '0;
     end else begin
       act_q  <= act_d;
       left_q <= left_d;
       unal_q <= unal_d;
       head_q <= head_d;
       tail_q <= tail_d;
-      done_q <= done_d;
+    end
+  end
+
+  // Beats done: a failed beat needs no memory access; a response marks its slot.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      done_q <= '0;
+    end else begin
+      logic [RobDepth-1:0] d;
+      d = done_q;
+      if (alloc) d[tail_idx] = beat_err;
+      if (r_hs) d[head_idx] = 1'b0;
+      for (int c = 0; c < NumPch; c++) begin
+        if (mine(rsp_valid_i, rsp_tag_i, port_i, c)) d[rsp_tag_i[c*TagW +: RobBits]] = 1'b1;
+      end
+      done_q <= d;
     end
   end
 
@@ -187,7 +194,8 @@ module tpu_mem_axi_rd #(
   end
   for (genvar c = 0; c < NumPch; c++) begin : g_wr_data
     always_ff @(posedge clk_i) begin
-      if (mine[c]) data_m[slot[c*RobBits +: RobBits]] <= rsp_rdata_i[c*DataWidth +: DataWidth];
+      if (mine(rsp_valid_i, rsp_tag_i, port_i, c))
+        data_m[rsp_tag_i[c*TagW +: RobBits]] <= rsp_rdata_i[c*DataWidth +: DataWidth];
     end
   end
 
@@ -206,8 +214,8 @@ module tpu_mem_axi_rd #(
   always_ff @(posedge clk_i) begin
     if (live_q) begin
       for (int c = 0; c < NumPch; c++) begin
-        if (mine[c] && done_q[slot[c*RobBits +: RobBits]])
-          $fatal(1, "tpu_mem_axi_rd %m: channel %0d answered slot %0d twice", c, slot[c*RobBits +: RobBits]);
+        if (mine(rsp_valid_i, rsp_tag_i, port_i, c) && done_q[rsp_tag_i[c*TagW +: RobBits]])
+          $fatal(1, "tpu_mem_axi_rd %m: channel %0d answered slot %0d twice", c, rsp_tag_i[c*TagW +: RobBits]);
       end
     end
   end

@@ -415,21 +415,46 @@ module tpu_mem_pch_ctrl #(
   // candidate; a single candidate is its own answer.
   logic csel_v, rsel_v;
   logic [QW-1:0] csel, rsel;
+  // With several candidates, the search visits the candidates only (lowest first) and
+  // stops at the oldest: the loop's later steps cost one test each.
   always_comb begin
-    logic [Q-1:0] rc;
+    logic [Q-1:0] rc, m;
+    logic [QW-1:0] i;
+    logic found;
+    m = '0;
+    i = '0;
+    found = 1'b0;
     csel_v = ccand != '0;
     csel = QW'(enc(64'(ccand)));
     if ((ccand & (ccand - 1'b1)) != '0) begin
-      for (int i = 0; i < Q; i++) begin
-        if (ccand[i] && (older_q[i*Q +: Q] & ccand) == '0) csel = QW'(i);
+      m = ccand;
+      found = 1'b0;
+      for (int k = 0; k < Q; k++) begin
+        if (!found && m != '0) begin
+          i = QW'(enc(64'(low_q(m))));
+          if ((older_q[i*Q +: Q] & ccand) == '0) begin
+            csel = i;
+            found = 1'b1;
+          end
+          m = m & (m - 1'b1);
+        end
       end
     end
     rc = (rcand_m != '0) ? rcand_m : rcand_o;
     rsel_v = rc != '0;
     rsel = QW'(enc(64'(rc)));
     if ((rc & (rc - 1'b1)) != '0) begin
-      for (int i = 0; i < Q; i++) begin
-        if (rc[i] && (older_q[i*Q +: Q] & rc) == '0) rsel = QW'(i);
+      m = rc;
+      found = 1'b0;
+      for (int k = 0; k < Q; k++) begin
+        if (!found && m != '0) begin
+          i = QW'(enc(64'(low_q(m))));
+          if ((older_q[i*Q +: Q] & rc) == '0) begin
+            rsel = i;
+            found = 1'b1;
+          end
+          m = m & (m - 1'b1);
+        end
       end
     end
   end
@@ -448,11 +473,17 @@ module tpu_mem_pch_ctrl #(
     end
     idle_long = idle_long & pre_ok & ~pend_any;
     idle_close_v = idle_long != '0;
-    idle_close_b = 4'(enc(64'(low_b(idle_long))));
-    next_unref_b = 4'(enc(64'(low_b(~rmask_q))));
+    idle_close_b = '0;
+    if (idle_close_v) idle_close_b = 4'(enc(64'(low_b(idle_long))));
+    // The refresh bank choices are used only while a per-bank refresh is owed and none forced.
+    next_unref_b = '0;
     idle_ref_v = idle_ref != '0;
-    idle_ref_b = idle_ref[lastcol_q] ? lastcol_q
-               : (idle_cl != '0) ? 4'(enc(64'(low_b(idle_cl)))) : 4'(enc(64'(low_b(idle_ref))));
+    idle_ref_b = '0;
+    if (RefreshMode != 0 && !force_q && owed_q != '0) begin
+      next_unref_b = 4'(enc(64'(low_b(~rmask_q))));
+      idle_ref_b = idle_ref[lastcol_q] ? lastcol_q
+                 : (idle_cl != '0) ? 4'(enc(64'(low_b(idle_cl)))) : 4'(enc(64'(low_b(idle_ref))));
+    end
   end
 
   // ---------------------------------------------------------------- tag FIFO of reads in flight
@@ -525,9 +556,9 @@ module tpu_mem_pch_ctrl #(
     if (tact_q != '0) begin
       for (int b = 0; b < NB; b++) begin
         if (tact_q[b]) begin
-          bact_d[b] = dec(bact_q[b]);
-          bpre_d[b] = dec(bpre_q[b]);
-          bcol_d[b] = dec(bcol_q[b]);
+          bact_d[b] = (bact_q[b] == '0) ? '0 : bact_q[b] - 1'b1;  // dec(), written out: no
+          bpre_d[b] = (bpre_q[b] == '0) ? '0 : bpre_q[b] - 1'b1;  // function temporaries in
+          bcol_d[b] = (bcol_q[b] == '0) ? '0 : bcol_q[b] - 1'b1;  // the Verilated loop
         end
       end
     end
