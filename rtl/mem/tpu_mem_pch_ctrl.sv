@@ -416,47 +416,35 @@ module tpu_mem_pch_ctrl #(
   logic csel_v, rsel_v;
   logic [QW-1:0] csel, rsel;
   // With several candidates, the search visits the candidates only (lowest first) and
-  // stops at the oldest: the loop's later steps cost one test each.
-  always_comb begin
-    logic [Q-1:0] rc, m;
+  // stops at the oldest: the loop's later steps cost one test each.  It reads older_q
+  // itself (a 1,024-bit argument would be copied at each call of the Verilated model).
+  function automatic logic [QW-1:0] oldest(input logic [Q-1:0] cand);
+    logic [Q-1:0] m;
     logic [QW-1:0] i;
     logic found;
-    m = '0;
-    i = '0;
-    found = 1'b0;
-    csel_v = ccand != '0;
-    csel = QW'(enc(64'(ccand)));
-    if ((ccand & (ccand - 1'b1)) != '0) begin
-      m = ccand;
+    oldest = QW'(enc(64'(cand)));
+    if ((cand & (cand - 1'b1)) != '0) begin
+      m = cand;
       found = 1'b0;
       for (int k = 0; k < Q; k++) begin
         if (!found && m != '0) begin
           i = QW'(enc(64'(low_q(m))));
-          if ((older_q[i*Q +: Q] & ccand) == '0) begin
-            csel = i;
+          if ((older_q[i*Q +: Q] & cand) == '0) begin
+            oldest = i;
             found = 1'b1;
           end
           m = m & (m - 1'b1);
         end
       end
     end
+  endfunction
+  always_comb begin
+    logic [Q-1:0] rc;
+    csel_v = ccand != '0;
+    csel = oldest(ccand);
     rc = (rcand_m != '0) ? rcand_m : rcand_o;
     rsel_v = rc != '0;
-    rsel = QW'(enc(64'(rc)));
-    if ((rc & (rc - 1'b1)) != '0) begin
-      m = rc;
-      found = 1'b0;
-      for (int k = 0; k < Q; k++) begin
-        if (!found && m != '0) begin
-          i = QW'(enc(64'(low_q(m))));
-          if ((older_q[i*Q +: Q] & rc) == '0) begin
-            rsel = i;
-            found = 1'b1;
-          end
-          m = m & (m - 1'b1);
-        end
-      end
-    end
+    rsel = oldest(rc);
   end
 
   // The next bank a per-bank refresh takes: the bank the last column command used if
