@@ -80,10 +80,10 @@ lint-tested: spec-check $(LINT_TARGETS)
 
 # Build everything first (in parallel), then run the tests, keeping going past
 # failures so that the summary counts all of them.  The TEST_EARLY tests (the board
-# bitstreams: the ULX3S alone is ~35 min of one core) run in the background from the
-# start, their output in build/test-logs/early.log and their PASS/FAIL lines in the
+# builds: the iCEBreaker bitstream and the ULX3S synthesis, each minutes of one core) run in
+# the background from the start, their output in build/test-logs/early.log and their PASS/FAIL lines in the
 # results like every other test's.  The build and test phases run at nice 5, so that the
-# ULX3S build, the longest single job, keeps a core of its own.
+# board builds, the longest single jobs, keep a core of their own.
 TEST_EARLY_LOG := build/test-logs/early.log
 TEST_NICE := $(if $(strip $(TEST_EARLY)),nice -n 5)
 test: deps

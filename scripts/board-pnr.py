@@ -16,6 +16,12 @@ report.json, so that a slow design still gets a report to read), then:
   - else writes DIR/summary.json (resources from nextpnr's report and Yosys's
     DIR/stat.json, Fmax, target, MACs, peak GOPS) and prints a summary.
 On failure the output FILE is removed, so make cannot take a stale one.
+
+  scripts/board-pnr.py --board B --family F --dir DIR --fit-only
+
+checks only Yosys's cell counts (DIR/stat.json) against the device and prints a PASS or
+FAIL line (make test's board-fit-B: the synthesis of a board whose place and route is too
+long for make test).
 """
 import argparse
 import json
@@ -69,18 +75,47 @@ def cells(family, stat_path):
             "lutram": count(lambda t: t == "TRELLIS_DPR16X4")}
 
 
+def fit_only(a):
+    """--fit-only: Yosys's cell counts against the device, without nextpnr."""
+    c = cells(a.family, os.path.join(a.dir, "stat.json"))
+    if not c:
+        print(f"FAIL board-fit-{a.board}: no Yosys cell counts in {a.dir}/stat.json")
+        return 1
+    cap = CAPACITY[a.family]
+    print(f"# {a.board}: Yosys cells: " + ", ".join(
+        f"{k} {v}" + (f"/{cap[k]}" if k in cap else "") for k, v in c.items()))
+    if c["lut"] == 0 or c["ff"] == 0:
+        print(f"FAIL board-fit-{a.board}: no {a.family} LUTs or flip-flops in {a.dir}/stat.json "
+              f"(another family's netlist, or an empty design)")
+        return 1
+    over = [f"{k} {c[k]}/{n}" for k, n in cap.items() if c.get(k, 0) > n]
+    if over:
+        print(f"FAIL board-fit-{a.board}: the design does NOT FIT the {DEVICES[a.family]} "
+              f"(Yosys cell counts): {', '.join(over)}")
+        return 1
+    print(f"PASS board-fit-{a.board}: the synthesized design fits the {DEVICES[a.family]} "
+          f"(LUT4 {c['lut']}/{cap['lut']}, FF {c['ff']}/{cap['ff']}, DSP {c['dsp']}/{cap['dsp']}, "
+          f"BRAM {c['bram']}/{cap['bram']})")
+    return 0
+
+
 def main():
-    if "--" not in sys.argv:
-        sys.exit("board-pnr: usage: board-pnr.py OPTIONS -- NEXTPNR ARGS...")
-    split = sys.argv.index("--")
     ap = argparse.ArgumentParser(description="nextpnr for a board, with fit and timing checks")
     ap.add_argument("--board", required=True)
     ap.add_argument("--family", required=True, choices=sorted(DEVICES))
     ap.add_argument("--dir", required=True)
-    ap.add_argument("--target-mhz", type=float, required=True)
-    ap.add_argument("--macs", type=int, required=True)
-    ap.add_argument("--out", required=True, help="nextpnr's output file, relative to --dir")
+    ap.add_argument("--fit-only", action="store_true",
+                    help="check Yosys's cell counts (DIR/stat.json) against the device; no nextpnr")
+    ap.add_argument("--target-mhz", type=float)
+    ap.add_argument("--macs", type=int)
+    ap.add_argument("--out", help="nextpnr's output file, relative to --dir")
+    split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
     a = ap.parse_args(sys.argv[1:split])
+    if a.fit_only:
+        return fit_only(a)
+    if split == len(sys.argv) or a.target_mhz is None or a.macs is None or a.out is None:
+        sys.exit("board-pnr: usage: board-pnr.py --board B --family F --dir D --target-mhz F "
+                 "--macs M --out FILE -- NEXTPNR ARGS...  (or --fit-only)")
     cmd = sys.argv[split + 1:]
     b = a.board
     out = os.path.join(a.dir, a.out)

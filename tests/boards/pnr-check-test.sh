@@ -5,7 +5,8 @@
 # boards' designs fit: 2 multipliers at 20 MHz pass and leave the output; the same at
 # 400 MHz fails with "misses timing"; 12 multipliers (the UP5K has 8 DSPs) fail with
 # "does NOT FIT", from Yosys's cell counts before nextpnr runs, and without those counts from
-# nextpnr's utilisation; a failure removes the output file.
+# nextpnr's utilisation; a failure removes the output file; --fit-only passes and fails on the
+# cell counts alone, and refuses another family's netlist.
 set -u -o pipefail
 dir=build/boards/pnr-check
 rm -rf "$dir"; mkdir -p "$dir"
@@ -40,4 +41,13 @@ echo "$out" | sed 's/^/# /'
 grep -q "bitstream tiny: the design does NOT FIT the iCE40UP5K-SG48: ICESTORM_DSP 12/8" <<<"$out" ||
   fail "no fit message from nextpnr"
 [ -e "$dir/t.asc" ] && fail "the output of a failed fit check was left"
-echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr)"
+# --fit-only (make test's board-fit-<board>): the cell counts alone.
+fit() { cp "$dir/stat$1.json" "$dir/stat.json"; scripts/board-pnr.py --board tiny --family "$2" --dir "$dir" --fit-only 2>&1; }
+out=$(fit 2 ice40) || fail "--fit-only: 2 multipliers did not fit: $out"
+grep -q "^PASS board-fit-tiny: .* DSP 2/8" <<<"$out" || fail "--fit-only: no PASS line: $out"
+out=$(fit 12 ice40) && fail "--fit-only: 12 multipliers fit 8 DSPs: $out"
+grep -q "^FAIL board-fit-tiny: the design does NOT FIT the iCE40UP5K-SG48 (Yosys cell counts): dsp 12/8" <<<"$out" ||
+  fail "--fit-only: no fit message: $out"
+out=$(fit 2 ecp5) && fail "--fit-only: an iCE40 netlist passed as ECP5: $out"
+grep -q "^FAIL board-fit-tiny: no ecp5 LUTs or flip-flops" <<<"$out" || fail "--fit-only: no family message: $out"
+echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only)"
