@@ -9,8 +9,9 @@
 # The iCEBreaker (picotpu-lite) fits and meets its 15 MHz: its full build is in make test,
 # about 5.5 min of one core on a quiet machine (327 s for Yosys, nextpnr-ice40 and icepack).
 # The ULX3S (8 x 8) meets its 20 MHz (`make bitstream BOARD=ulx3s`, `make bench-boards`;
-# docs/boards.md), but its full build is 2,500 s of one core (Yosys 450 s, nextpnr about
-# 2,040 s; YoWASP's nextpnr is WebAssembly, one thread), and CI stopped make test at its
+# docs/boards.md), but its full build is about 1,700 s of one core on a quiet machine (Yosys
+# 450 s, nextpnr 1,270 s; YoWASP's nextpnr is WebAssembly, one thread) and took 3,019 s wall
+# beside the other tests, and CI stopped make test at its
 # 5,400 s on a machine about 2x slower than this one while that build ran (session 8).
 # Untimed placement (--no-tmdriv) halves nextpnr's time on one netlist but left the next
 # one's routing congested (docs/performance.md, Boards).  So make test synthesizes the ULX3S
