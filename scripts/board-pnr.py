@@ -75,6 +75,11 @@ def cells(family, stat_path):
             "lutram": count(lambda t: t == "TRELLIS_DPR16X4")}
 
 
+def over_capacity(family, c):
+    """The cell kinds of c (cells()) beyond the device's, as "kind used/available"."""
+    return [f"{k} {c.get(k, 0)}/{n}" for k, n in CAPACITY[family].items() if c.get(k, 0) > n]
+
+
 def fit_only(a):
     """--fit-only: Yosys's cell counts against the device, without nextpnr."""
     c = cells(a.family, os.path.join(a.dir, "stat.json"))
@@ -88,7 +93,7 @@ def fit_only(a):
         print(f"FAIL board-fit-{a.board}: no {a.family} LUTs or flip-flops in {a.dir}/stat.json "
               f"(another family's netlist, or an empty design)")
         return 1
-    over = [f"{k} {c[k]}/{n}" for k, n in cap.items() if c.get(k, 0) > n]
+    over = over_capacity(a.family, c)
     if over:
         print(f"FAIL board-fit-{a.board}: the design does NOT FIT the {DEVICES[a.family]} "
               f"(Yosys cell counts): {', '.join(over)}")
@@ -131,7 +136,7 @@ def main():
         sys.exit(1)
 
     c = cells(a.family, os.path.join(a.dir, "stat.json"))
-    over = [f"{k} {c[k]}/{n}" for k, n in CAPACITY[a.family].items() if c.get(k, 0) > n]
+    over = over_capacity(a.family, c)
     if over:
         print(f"  {b}: Yosys cells: " + ", ".join(f"{k} {v}" for k, v in c.items()))
         fail(f"the design does NOT FIT the {DEVICES[a.family]} (Yosys cell counts, before "
