@@ -145,12 +145,21 @@ module tpu_mem_sys #(
     // Each port side holds a request queue per channel.
     logic [NumPorts*NumPch-1:0] wr_valid, wr_gnt, rd_valid, rd_gnt;  // [p*NumPch + c]
     logic [NumPorts*NumPch*LocW-1:0] wr_addr, rd_addr;
-    logic [NumPorts*NumPch*DataWidth-1:0] wr_data;
-    logic [NumPorts*NumPch*StrbWidth-1:0] wr_strb;
+    // Write data and strobes, one element per port and channel ([p*NumPch + c]): as one
+    // packed vector the Verilated model rebuilt all 6 KB of it in every cycle through a
+    // chain of wide concatenations; elements are copied one by one (docs/performance.md).
+    (* mem2reg *) logic [DataWidth-1:0] wr_data [NumPorts*NumPch];
+    (* mem2reg *) logic [StrbWidth-1:0] wr_strb [NumPorts*NumPch];
     logic [NumPorts*NumPch*TagW-1:0] rd_tag;
 
 
     for (genvar p = 0; p < NumPorts; p++) begin : g_port
+      logic [NumPch*DataWidth-1:0] wdata;
+      logic [NumPch*StrbWidth-1:0] wstrb;
+      for (genvar c = 0; c < NumPch; c++) begin : g_ch
+        assign wr_data[p*NumPch + c] = wdata[c*DataWidth +: DataWidth];
+        assign wr_strb[p*NumPch + c] = wstrb[c*StrbWidth +: StrbWidth];
+      end
       tpu_mem_axi_wr #(
         .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
         .PchBytesLog2(PchBytesLog2), .PortQueue(PortQueue)
@@ -172,8 +181,8 @@ module tpu_mem_sys #(
         .s_bresp_o  (s_axi_bresp_o[p*2 +: 2]),
         .req_valid_o(wr_valid[p*NumPch +: NumPch]),
         .req_addr_o (wr_addr[p*NumPch*LocW +: NumPch*LocW]),
-        .req_wdata_o(wr_data[p*NumPch*DataWidth +: NumPch*DataWidth]),
-        .req_wstrb_o(wr_strb[p*NumPch*StrbWidth +: NumPch*StrbWidth]),
+        .req_wdata_o(wdata),
+        .req_wstrb_o(wstrb),
         .req_gnt_i  (wr_gnt[p*NumPch +: NumPch])
       );
 
@@ -228,8 +237,8 @@ module tpu_mem_sys #(
       assign ch_addr[c*LocW +: LocW] = ch_write[c] ? wr_addr[(port*NumPch + c)*LocW +: LocW]
                                                    : rd_addr[(port*NumPch + c)*LocW +: LocW];
       assign ch_tag[c*TagW +: TagW] = ch_write[c] ? {port, RobBits'(0)} : rd_tag[(port*NumPch + c)*TagW +: TagW];
-      assign ch_wdata[c*DataWidth +: DataWidth] = wr_data[(port*NumPch + c)*DataWidth +: DataWidth];
-      assign ch_wstrb[c*StrbWidth +: StrbWidth] = wr_strb[(port*NumPch + c)*StrbWidth +: StrbWidth];
+      assign ch_wdata[c*DataWidth +: DataWidth] = wr_data[port*NumPch + c];
+      assign ch_wstrb[c*StrbWidth +: StrbWidth] = wr_strb[port*NumPch + c];
     end
   end else begin : g_narrow
     // ---------------------------------------------------------------- board front end
