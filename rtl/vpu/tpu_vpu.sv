@@ -176,12 +176,18 @@ module tpu_vpu #(
   end
   assign bf16 = (cfg_out_i == 2'd1);
 
+  // The chunk offsets; with one chunk per row (C = 1) they are the constant 0, so that
+  // the selections below are fixed wiring (the Verilated model otherwise shifted all
+  // four rows by a register that never leaves 0, in every cycle).
+  logic [31:0] k_off, p0_k_off;
+  assign k_off    = (C > 1) ? 32'(k_q) * Lanes : 32'd0;
+  assign p0_k_off = (C > 1) ? 32'(p0_k_q) * Lanes : 32'd0;
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
-      x_chunk[l*32 +: 32]   = in_q[(32'(k_q) * Lanes + l) * 32 +: 32];
-      bias_chunk[l*32 +: 32] = bias_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
-      sh1_chunk[l*6 +: 6]   = shift_i[(32'(p0_k_q) * Lanes + l) * 32 +: 6];
-      m0_chunk[l*32 +: 32]  = m0_i[(32'(p0_k_q) * Lanes + l) * 32 +: 32];
+      x_chunk[l*32 +: 32]   = in_q[(k_off + l) * 32 +: 32];
+      bias_chunk[l*32 +: 32] = bias_i[(p0_k_off + l) * 32 +: 32];
+      sh1_chunk[l*6 +: 6]   = shift_i[(p0_k_off + l) * 32 +: 6];
+      m0_chunk[l*32 +: 32]  = m0_i[(p0_k_off + l) * 32 +: 32];
     end
   end
 

@@ -27,10 +27,12 @@ SOC_FW := $(FW_BUILD)/ptpu_cp.bin
 # Verilator: the flags of mk/tb.mk for models, FST tracing compiled in (opened on demand),
 # loops of up to 16 iterations unrolled (the lanes of the N = 16 MXU, ACC, VPU and the
 # bank loops of the HBM2 controllers; the 32-entry queue loops stay loops), the MXU's
-# statement limit (bf16 lanes stay loops), position-independent code for the .so.
+# statement limit (bf16 lanes stay loops), wide expressions of up to 256 words expanded into
+# word operations (the default of 64 left the memory counters' 2,304-bit output a chain of
+# wide concatenations in every cycle), position-independent code for the .so.
 # docs/performance.md, "Simulator speed on the RTL".
 SIM_VFLAGS := -O3 --x-assign fast --x-initial fast --assert -Wno-fatal --trace-fst \
-              --unroll-count 16 --unroll-stmts 1500 -CFLAGS -fPIC
+              --unroll-count 16 --unroll-stmts 1500 --expand-limit 256 -CFLAGS -fPIC
 SIM_CXXFLAGS := -I$(VINC) -I$(VINC)/vltstd -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 \
                 -DVM_TRACE_VCD=0 -faligned-new -fcf-protection=none -fPIC -O2 -Wno-unused-parameter
 SIM_CFLAGS := -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Werror -Isim/include -Isim/hbm2 -Isim/tb -Isim
