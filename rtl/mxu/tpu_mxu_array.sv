@@ -66,7 +66,42 @@ module tpu_mxu_array #(
   (* mem2reg *) logic [AW-1:0] col0 [N];
   (* mem2reg *) logic          bank0 [N];   // switch bit entering column 0
 
-  for (genvar k = 0; k < N; k++) begin : g_skew
+  // With wide lanes (the simulation configurations) the skew and the deskew below read
+  // rings of the last RD rows instead of shifting N(N-1)/2 lanes through delay registers:
+  // a ring costs the Verilated model one row write per cycle, the delay lines a copy of
+  // every stage (docs/performance.md, simulator speed).  Element k written k cycles ago
+  // sits at wp_q - k.  Exact-width arrays (the FPGA builds) keep the delay registers.
+  localparam int unsigned RW = (N > 2) ? $clog2(N) : 1;
+  localparam int unsigned RD = 1 << RW;   // a power of two >= N
+  logic [RW-1:0] wp_q;
+  if (WideLanes != 0) begin : g_wp
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) wp_q <= '0;
+      else         wp_q <= wp_q + 1'b1;
+    end
+  end else begin : g_no_wp
+    assign wp_q = '0;
+    logic unused_wp;
+    assign unused_wp = ^wp_q;
+  end
+
+  if (WideLanes != 0) begin : g_skew_ring
+    logic [N*AW-1:0] ring [RD];
+    logic [RD-1:0]   sring;
+    always_ff @(posedge clk_i) begin
+      ring[wp_q]  <= in_row_i;
+      sring[wp_q] <= in_switch_i;
+    end
+    for (genvar k = 0; k < N; k++) begin : g_col
+      if (k == 0) begin : g_direct
+        assign col0[0]  = in_row_i[0 +: AW];
+        assign bank0[0] = in_switch_i;
+      end else begin : g_ring
+        assign col0[k]  = ring[wp_q - RW'(k)][k*AW +: AW];
+        assign bank0[k] = sring[wp_q - RW'(k)];
+      end
+    end
+  end else for (genvar k = 0; k < N; k++) begin : g_skew
     if (k == 0) begin : g_direct
       assign col0[0]  = in_row_i[0 +: AW];
       assign bank0[0] = in_switch_i;
@@ -126,7 +161,17 @@ module tpu_mxu_array #(
   // ---------------------------------------------------------------------------
   // Output deskew: column n leaves the bottom row n cycles after column 0 and
   // waits N-1-n cycles more.
-  for (genvar n = 0; n < N; n++) begin : g_deskew
+  if (WideLanes != 0) begin : g_deskew_ring
+    logic [N*32-1:0] ring [RD];
+    always_ff @(posedge clk_i) ring[wp_q] <= p_row[N-1];
+    for (genvar n = 0; n < N; n++) begin : g_col
+      if (n == N - 1) begin : g_direct
+        assign out_row_o[n*32 +: 32] = p_row[N-1][n*32 +: 32];
+      end else begin : g_ring
+        assign out_row_o[n*32 +: 32] = ring[wp_q - RW'(N - 1 - n)][n*32 +: 32];
+      end
+    end
+  end else for (genvar n = 0; n < N; n++) begin : g_deskew
     if (n == N - 1) begin : g_direct
       assign out_row_o[n*32 +: 32] = p_row[N-1][n*32 +: 32];
     end else if (n == N - 2) begin : g_one
