@@ -45,8 +45,10 @@ module tpu_mem_axi_wr #(
   output logic [NumPch*StrbWidth-1:0]  req_wstrb_o,
   input  wire  [NumPch-1:0]            req_gnt_i
 );
-  // One C++ class shared by every instance keeps the Verilated model small.
-  /* verilator no_inline_module */
+  // Inlined into tpu_mem_sys in the Verilated model (tpu_mem_axi_rd and the controllers
+  // stay classes of their own): the queue heads then reach the channel arbiters without
+  // being copied across the class boundary in every cycle, 2.5 % fewer instructions per
+  // simulated cycle for the SoC (docs/performance.md, simulator speed).
 
   localparam int AwW = IdWidth + AddrWidth + 8;
 
