@@ -99,6 +99,7 @@ static size_t bytes_pop(bytes_t *b, uint8_t *p, size_t max)
 struct ptpu_sim {
     psm_t *m;
     uint64_t cycle, time;
+    uint64_t mem_cmd_cycle;         /* the last cycle with an HBM2 command other than refresh */
     int status;                     /* 0, or the EXITED / STOPPED code */
     bool exited;
     uint32_t exit_code;
@@ -239,6 +240,8 @@ static void devices(ptpu_sim_t *s)
                 strb = ((const uint32_t *)s->h_wstrb->ptr)[c];
             }
         }
+        if (cc || rc == HBM2_ACT || rc == HBM2_PRE || rc == HBM2_PREA)
+            s->mem_cmd_cycle = s->cycle;
         bool v = hbm2_cycle(s->dev[c], rc, rb, row, cc, cb, col, wd, strb, rd);
         set_bit(s->h_rvalid, c, v);
         if (v)
@@ -564,12 +567,30 @@ static int backdoor(ptpu_sim_t *s, uint32_t addr, uint8_t *data, size_t len, boo
     return 0;
 }
 
+/* The memory system posts writes: the write port answers B once every beat sits in its
+ * channel's request queue, so the device may report a MEM_WRITE or a program done while
+ * beats still wait in the controllers.  Before the backdoor touches the device arrays,
+ * the clock runs until no channel has issued a command other than refresh for
+ * MEM_QUIET cycles (a queued write is issued within a few refresh times), at most
+ * MEM_DRAIN_MAX cycles.  Nothing runs when the memory has been quiet that long already. */
+#define MEM_QUIET 4096u
+#define MEM_DRAIN_MAX 1000000u
+static void drain(ptpu_sim_t *s)
+{
+    for (uint32_t i = 0; i < MEM_DRAIN_MAX && !s->status && s->cycle - s->mem_cmd_cycle < MEM_QUIET; i++)
+        one_cycle(s);
+}
+
 int ptpu_sim_mem_write(ptpu_sim_t *s, uint32_t addr, const void *data, size_t len)
 {
+    if (s)
+        drain(s);
     return backdoor(s, addr, (uint8_t *)(uintptr_t)data, len, true);
 }
 
 int ptpu_sim_mem_read(ptpu_sim_t *s, uint32_t addr, void *data, size_t len)
 {
+    if (s)
+        drain(s);
     return backdoor(s, addr, data, len, false);
 }
