@@ -533,6 +533,20 @@ void ptpu_sim_trace_stop(ptpu_sim_t *s) { psm_trace_close(s->m); }
 
 /* ------------------------------------------------------------------ memory backdoor */
 
+/* The memory system posts writes: the write port answers B once every beat sits in its
+ * channel's request queue, so the device may report a MEM_WRITE or a program done while
+ * beats still wait in the controllers.  Before the backdoor touches the device arrays,
+ * the clock runs until no channel has issued a command other than refresh for
+ * MEM_QUIET cycles (a queued write is issued within a few refresh times), at most
+ * MEM_DRAIN_MAX cycles.  Nothing runs when the memory has been quiet that long already. */
+#define MEM_QUIET 4096u
+#define MEM_DRAIN_MAX 1000000u
+static void drain(ptpu_sim_t *s)
+{
+    for (uint32_t i = 0; i < MEM_DRAIN_MAX && !s->status && s->cycle - s->mem_cmd_cycle < MEM_QUIET; i++)
+        one_cycle(s);
+}
+
 static int backdoor(ptpu_sim_t *s, uint32_t addr, uint8_t *data, size_t len, bool write)
 {
     if (!s || (!data && len))
@@ -540,6 +554,7 @@ static int backdoor(ptpu_sim_t *s, uint32_t addr, uint8_t *data, size_t len, boo
     uint64_t end = (uint64_t)addr + len;
     if (end > (uint64_t)g_info.mem_kb * 1024)
         return PTPU_SIM_ERANGE;
+    drain(s);
     uint64_t a = addr;
     while (a < end) {
         uint64_t beat = a & ~(uint64_t)(BEAT - 1);
@@ -567,30 +582,12 @@ static int backdoor(ptpu_sim_t *s, uint32_t addr, uint8_t *data, size_t len, boo
     return 0;
 }
 
-/* The memory system posts writes: the write port answers B once every beat sits in its
- * channel's request queue, so the device may report a MEM_WRITE or a program done while
- * beats still wait in the controllers.  Before the backdoor touches the device arrays,
- * the clock runs until no channel has issued a command other than refresh for
- * MEM_QUIET cycles (a queued write is issued within a few refresh times), at most
- * MEM_DRAIN_MAX cycles.  Nothing runs when the memory has been quiet that long already. */
-#define MEM_QUIET 4096u
-#define MEM_DRAIN_MAX 1000000u
-static void drain(ptpu_sim_t *s)
-{
-    for (uint32_t i = 0; i < MEM_DRAIN_MAX && !s->status && s->cycle - s->mem_cmd_cycle < MEM_QUIET; i++)
-        one_cycle(s);
-}
-
 int ptpu_sim_mem_write(ptpu_sim_t *s, uint32_t addr, const void *data, size_t len)
 {
-    if (s)
-        drain(s);
     return backdoor(s, addr, (uint8_t *)(uintptr_t)data, len, true);
 }
 
 int ptpu_sim_mem_read(ptpu_sim_t *s, uint32_t addr, void *data, size_t len)
 {
-    if (s)
-        drain(s);
     return backdoor(s, addr, data, len, false);
 }

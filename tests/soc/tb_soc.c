@@ -250,6 +250,10 @@ static void test_mem(sdev_t *d, int ops)
         }
         bytes += len;
     }
+    /* Past the end of memory: a clear error, nothing touched, the device still answers. */
+    const uint32_t top = (uint32_t)g_info->mem_kb * 1024u;
+    CHECK(ptpu_sim_mem_read(d->s, top - 4, buf, 8) == PTPU_SIM_ERANGE, "backdoor read past the end accepted");
+    CHECK(ptpu_sim_mem_write(d->s, top - 4, buf, 8) == PTPU_SIM_ERANGE, "backdoor write past the end accepted");
     free(shadow);
     free(buf);
     alive(d, "memory traffic");
