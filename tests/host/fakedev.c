@@ -20,8 +20,9 @@ struct fake {
     int nframes, nresp;
     struct ptpu_run_result res;
     int state;
-    uint8_t last_run_seq;
-    int have_run;
+    uint8_t prev_seq;         /* the previous request the firmware saw (not MEM_*, PING) */
+    int prev_run;             /* ... was a RUN */
+    uint32_t run_status;      /* the last RUN's answer: PTPU_STATUS_OK or an error */
     uint8_t payload[MAXPAY + 64];
 };
 
@@ -63,10 +64,33 @@ static void err(struct fake *d, uint8_t type, uint8_t seq, uint32_t st)
     respond(d, type | 0x80, seq, PTPU_FLAG_ERR, p, 8);
 }
 
+static void run_answer(struct fake *d, uint8_t seq, uint32_t status)
+{
+    d->run_status = status;
+    if (status)
+        err(d, PTPU_PKT_RUN, seq, status);
+    else
+        respond(d, PTPU_PKT_RUN | 0x80, seq, 0, NULL, 0);
+}
+
 static void serve(struct fake *d, const struct ptpu_link_frame *f)
 {
     uint8_t rt = f->type | 0x80, *p = d->payload;
     const uint8_t *in = f->payload;
+    /* As the firmware (fw/src/cp/cp_serve.c): a RUN with the SEQ of the previous request
+     * it saw, when that was a RUN, was resent and gets the same answer without a second
+     * start. MEM_WRITE, MEM_READ and PING are answered by the link engine and never
+     * reach the firmware. */
+    if (f->type != PTPU_PKT_MEM_WRITE && f->type != PTPU_PKT_MEM_READ &&
+        f->type != PTPU_PKT_PING) {
+        int resend = f->type == PTPU_PKT_RUN && d->prev_run && d->prev_seq == f->seq;
+        d->prev_run = f->type == PTPU_PKT_RUN;
+        d->prev_seq = f->seq;
+        if (resend) {
+            run_answer(d, f->seq, d->run_status);
+            return;
+        }
+    }
     switch (f->type) {
     case PTPU_PKT_INFO: {
         struct ptpu_link_info i = {PTPU_ID_MAGIC, PTPU_PROTOCOL_VERSION, PTPU_RTL_VERSION, 1,
@@ -94,16 +118,12 @@ static void serve(struct fake *d, const struct ptpu_link_frame *f)
     }
     case PTPU_PKT_RUN: {
         if (d->f.reject_run) {
-            err(d, f->type, f->seq, PTPU_STATUS_BAD_PROGRAM);
-            break;
-        }
-        if (d->have_run && f->seq == d->last_run_seq) {   /* a resent RUN */
-            respond(d, rt, f->seq, 0, NULL, 0);
+            run_answer(d, f->seq, PTPU_STATUS_BAD_PROGRAM);
             break;
         }
         uint32_t nw = f->len >= 16 ? ptpu_get32(in + 12) : 0;
         if (f->len != 16 + 12 * nw || nw < 1 || nw > 4) {
-            err(d, f->type, f->seq, PTPU_STATUS_BAD_LENGTH);
+            run_answer(d, f->seq, PTPU_STATUS_BAD_LENGTH);
             break;
         }
         struct ptpu_window w[4];
@@ -111,13 +131,11 @@ static void serve(struct fake *d, const struct ptpu_link_frame *f)
             w[i] = (struct ptpu_window){ptpu_get32(in + 16 + 12 * i), ptpu_get32(in + 20 + 12 * i),
                                         ptpu_get32(in + 24 + 12 * i)};
         if (ptpu_ref_run(d->r, ptpu_get32(in), ptpu_get32(in + 4), w, (int)nw, &d->res)) {
-            err(d, f->type, f->seq, PTPU_STATUS_BAD_PROGRAM);
+            run_answer(d, f->seq, PTPU_STATUS_BAD_PROGRAM);
             break;
         }
         d->state = d->res.state;
-        d->have_run = 1;
-        d->last_run_seq = f->seq;
-        respond(d, rt, f->seq, 0, NULL, 0);
+        run_answer(d, f->seq, PTPU_STATUS_OK);
         break;
     }
     case PTPU_PKT_WAIT:

@@ -112,6 +112,35 @@ int main(int argc, char **argv)
               "RUN rejected: %s (%s)", ptpu_error_name(rc), ptpu_last_error(d));
         ptpu_close(d);
     }
+    /* The fake device follows the firmware's RUN dedup: only a RUN right after a RUN with
+     * the same SEQ is a resend. A RUN, WAIT and COUNTERS, then k one-frame MEM_WRITEs: for
+     * one k of 240..256 the next RUN gets the first one's SEQ (253 with this backend). That
+     * RUN must still run (it faults on an invalid instruction). */
+    d = open_fake("sim16", &clean, &rc);
+    CHECK(rc == 0, "open clean");
+    for (int k = 240; d && k <= 256; k++) {
+        uint32_t a;
+        uint32_t prog[16] = {PTPU_OP_HALT, 0, 0, 0, 0, 0, 0, 0, 0xf};
+        uint8_t byte = 0;
+        rc = ptpu_mem_alloc(d, 64, &a);
+        if (!rc)
+            rc = ptpu_mem_write(d, a, prog, sizeof(prog));
+        if (!rc)
+            rc = ptpu_start(d, a, 1);
+        if (!rc)
+            rc = ptpu_wait(d, NULL);
+        CHECK(rc == 0, "RUN of a HALT: %s (%s)", ptpu_error_name(rc), ptpu_last_error(d));
+        for (int i = 0; i < k && !rc; i++)
+            rc = ptpu_mem_write(d, a + 63, &byte, 1);
+        if (!rc)
+            rc = ptpu_start(d, a + 32, 1);
+        if (!rc)
+            rc = ptpu_wait(d, NULL);
+        CHECK(rc == PTPU_ERR_FAULT, "RUN after %d MEM_WRITEs: %s (%s), want FAULT (an invalid "
+              "instruction)", k, ptpu_error_name(rc), ptpu_last_error(d));
+        ptpu_mem_free(d, a);
+    }
+    ptpu_close(d);
     if (failures) {
         printf("FAIL host_link: %d of %d checks failed (seed %llu)\n", failures, checks,
                (unsigned long long)seed);

@@ -396,7 +396,8 @@ static uint32_t long_prog(sdev_t *d, uint32_t at, uint32_t src, int nload)
     return (uint32_t)nload + 1;
 }
 
-/* Watchdog, RESET during a run, RUN while busy, resent RUN, WAIT time-out. */
+/* Watchdog, RESET during a run, RUN while busy, resent RUN, a RUN reusing an old SEQ, WAIT
+ * time-out. */
 static void test_run_ctl(sdev_t *d)
 {
     begin();
@@ -449,6 +450,13 @@ static void test_run_ctl(sdev_t *d)
           "resent RUN: status %u (BUSY would mean a second start)", st);
     CHECK(lc_wait(&d->lc, 0, &s, 20000000) && s.state == PTPU_STATE_DONE, "after resent RUN: state %u", s.state);
     alive(d, "resent RUN");
+    /* The same SEQ again, but other requests came between: a new RUN (the host's 8-bit SEQ
+     * wraps), which starts. */
+    CHECK(lc_transact(&d->lc, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK,
+          "RUN with an earlier RUN's SEQ: status %u", st);
+    CHECK(lc_status(&d->lc, &s) && s.state == PTPU_STATE_RUNNING,
+          "RUN with an earlier RUN's SEQ after other requests: state %u (not started)", s.state);
+    CHECK(lc_wait(&d->lc, 0, &s, 20000000) && s.state == PTPU_STATE_DONE, "after it: state %u", s.state);
     end("run_ctl", "long program %" PRIu64 " cycles", len);
 }
 
