@@ -443,7 +443,8 @@ static void test_run_ctl(sdev_t *d)
     alive(d, "RESET during a run");
 
     /* A resent RUN (same SEQ) gets the first response and does not start a second run. */
-    fl = ptpu_link_req_run(d->lc.frame, ++d->lc.seq, prog, n, 0,
+    const uint8_t run_seq = ++d->lc.seq;
+    fl = ptpu_link_req_run(d->lc.frame, run_seq, prog, n, 0,
                            &(struct ptpu_link_window){ all.base, all.limit, all.perm }, 1);
     CHECK(lc_transact(&d->lc, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK, "RUN");
     CHECK(lc_transact(&d->lc, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK,
@@ -452,6 +453,8 @@ static void test_run_ctl(sdev_t *d)
     alive(d, "resent RUN");
     /* The same SEQ again, but other requests came between: a new RUN (the host's 8-bit SEQ
      * wraps), which starts. */
+    fl = ptpu_link_req_run(d->lc.frame, run_seq, prog, n, 0,
+                           &(struct ptpu_link_window){ all.base, all.limit, all.perm }, 1);
     CHECK(lc_transact(&d->lc, fl, PTPU_PKT_RUN, &f, &st, &det, RSP_CYCLES) == PTPU_LINK_RESP_OK,
           "RUN with an earlier RUN's SEQ: status %u", st);
     CHECK(lc_status(&d->lc, &s) && s.state == PTPU_STATE_RUNNING,
