@@ -45,6 +45,9 @@ module tpu_mem_pch_ctrl #(
   parameter int WriteHigh   = 24,   // queued writes that start a write batch
   parameter int WriteLow    = 4,    // a write batch ends at this many if reads wait
   parameter int BankHash    = 1,    // 1: bank ^= XOR of the row's 4-bit slices
+  // Simulation only (Verilator): 1 clocks the controller's state through a clock gate that
+  // stops while the controller is idle, with the same cycle behaviour (see "clock gate").
+  parameter int GateIdle    = 0,
   localparam int AddrW     = RowBits + 9,
   localparam int DataWidth = 256,
   localparam int StrbWidth = 32,
@@ -190,18 +193,21 @@ module tpu_mem_pch_ctrl #(
   logic wmode_q, wmode_d;
 
   // Refresh.
-  logic [RiW-1:0] rtick_q, rtick_d;
-  logic [3:0] owed_q, owed_d;
-  logic rpend_q, rpend_d;                // all-bank: refresh sequence under way
-  logic [9:0] qidle_q, qidle_d;          // cycles the queue has been empty (saturating)
+  logic [RiW-1:0] rtick_q, rtick_d;      // ungated
+  logic ovf;                             // the timebase owes one more refresh this cycle
+  logic [3:0] owed_q, owed_d, owed_n;    // owed_d: this cycle's refreshes taken off, owed_n: and ovf
+  logic rpend_q, rpend_d, rpend_n;       // all-bank: refresh sequence under way
+  logic [9:0] qidle_q, qidle_d;          // cycles the queue has been empty (saturating; ungated)
   logic [NB-1:0] rmask_q, rmask_d;       // per-bank: banks refreshed this round
   logic force_q, force_d;                // per-bank: bank fbank_q is being refreshed
   logic [3:0] fbank_q, fbank_d;
   logic [3:0] lastcol_q, lastcol_d;      // bank of the latest column command
 
   // Counters and device command registers.
-  (* mem2reg *) logic [CntWidth-1:0] cnt_q [NumCnt];
+  (* mem2reg *) logic [CntWidth-1:0] cnt_q [NumCnt];   // but CntBusy and CntIdle: cbusy_q, cidle_q
   (* mem2reg *) logic [CntWidth-1:0] cnt_d [NumCnt];
+  logic [CntWidth-1:0] cbusy_q, cidle_q;  // ungated
+  logic busy_q, busy_d;                  // the state is not idle (see "clock gate")
   logic [2:0] rcmd_q, rcmd_d;
   logic [3:0] rbank_q, rbank_d;
   logic [RowBits-1:0] rrow_q, rrow_d;
@@ -210,6 +216,50 @@ module tpu_mem_pch_ctrl #(
   logic [4:0] ccol_q, ccol_d;
   logic [DataWidth-1:0] wdata_q;
   logic [StrbWidth-1:0] wstrb_q;
+
+  // ---------------------------------------------------------------- clock gate
+  // An idle controller (nothing queued, in the request stage or in flight, every timer at
+  // zero, no command on the buses, no batch or refresh under way) stays idle until a
+  // request or read data arrives or the refresh logic acts: its next state is its state.
+  // With GateIdle the state is clocked by clk_g, which stops in such cycles, so that the
+  // Verilated model skips the controller's logic.  What changes in idle cycles runs on
+  // clk_i: the refresh timebase (rtick_q), the queue-idle counter (qidle_q) and the busy
+  // and idle cycle counters; the gate opens in every cycle in which the timebase owes a
+  // refresh (ovf) and when the refresh policy would start one.  busy_q holds "not idle"
+  // for the state after the last gated edge; the logic that reads clk_i-domain signals
+  // (owed_n, rpend_n, the gate) is kept out of the large blocks, which read clk_g state
+  // only and so run only on clk_g.
+  logic gate_en, clk_g;
+  logic pol_start;                       // the refresh policy starts a refresh this cycle
+  assign pol_start = (RefreshMode == 0) ? (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || qidle_q == '1))
+                                        : (!force_q && owed_q != '0);
+  assign gate_en = s_req_valid_i || m_hbm_rvalid_i || rq_v_q || busy_q || rpend_q || ovf || pol_start;
+  // skip: clk_i edges without a clk_g edge since the last clk_g edge (saturating; only
+  // read by the clk_g registers, at their edge).
+  logic [TW-1:0] skip;
+  if (GateIdle != 0) begin : g_gate
+    logic gate_l;
+    logic [TW-1:0] skip_q;
+    always_latch begin
+      if (!clk_i) gate_l = gate_en;
+    end
+    assign clk_g = clk_i & gate_l;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) skip_q <= '0;
+      else if (gate_l) skip_q <= '0;
+      else if (skip_q != '1) skip_q <= skip_q + 1'b1;
+    end
+    assign skip = skip_q;
+  end else begin : g_no_gate
+    logic unused_gate;
+    assign unused_gate = gate_en;
+    assign clk_g = clk_i;
+    assign skip = '0;
+  end
+  // A timer's value at a clk_g edge: its next value for one cycle, less the skipped cycles.
+  function automatic logic [TW-1:0] sub_skip(input logic [TW-1:0] a, input logic [TW-1:0] k);
+    sub_skip = (a > k) ? a - k : '0;
+  endfunction
 
   // ---------------------------------------------------------------- request decode
   logic [1:0] in_bg, in_ba;
@@ -478,7 +528,7 @@ module tpu_mem_pch_ctrl #(
   logic tf_full, tf_empty, tf_push;
   logic [TagWidth-1:0] tf_head;
   tpu_mem_fifo #(.Width(TagWidth), .Depth(FifoDepth)) u_tags (
-    .clk_i, .rst_ni,
+    .clk_i(clk_g), .rst_ni,
     .push_i(tf_push), .data_i(tag_m[csel]), .full_o(tf_full),
     .pop_i(m_hbm_rvalid_i), .data_o(tf_head), .empty_o(tf_empty)
   );
@@ -504,7 +554,6 @@ module tpu_mem_pch_ctrl #(
     logic [1:0] rg;
     logic [1:0] cg;
     logic faw_set;
-    logic [NB-1:0] touched;
 
     // Defaults: hold, timers count down.
     act_go = 1'b0;
@@ -533,8 +582,6 @@ module tpu_mem_pch_ctrl #(
     fbank_d = fbank_q;
     lastcol_d = lastcol_q;
     rpend_d = rpend_q;
-    qidle_d = (valid_q != '0 || rq_v_q) ? '0 : (qidle_q == '1) ? qidle_q : qidle_q + 1'b1;
-    for (int k = 0; k < NumCnt; k++) cnt_d[k] = cnt_q[k];
     // Timers: banks with a timer above zero count down (the others stay at zero).
     for (int b = 0; b < NB; b++) begin
       bact_d[b] = '0;
@@ -561,13 +608,7 @@ module tpu_mem_pch_ctrl #(
     cwr_d = dec(cwr_q);
     crefpb_d = dec(crefpb_q);
 
-    // Refresh timebase.
-    rtick_d = rtick_q + RiW'(RefStep);
     owed_d = owed_q;
-    if (rtick_d >= RiW'(TRefi)) begin
-      rtick_d = rtick_d - RiW'(TRefi);
-      owed_d = owed_q + 1'b1;
-    end
 
     // ---- row command bus
     if (RefreshMode == 0 && rpend_q) begin
@@ -650,24 +691,10 @@ module tpu_mem_pch_ctrl #(
       if ((rmask_q | (16'd1 << rb)) == '1) rmask_d = '0;
       if (force_q && rb == fbank_q) force_d = 1'b0;
     end
-    if (refab_go || refpb_go) begin
-      owed_d = owed_d - 1'b1;
-      cnt_d[tpu_mem_pkg::CntRefreshes] = cnt_d[tpu_mem_pkg::CntRefreshes] + CntWidth'(1);
-    end
-    // An all-bank sequence goes on with the next REFab (tRFC later, the banks still
-    // closed) while a forced batch is not done, or while the queue stays empty: the
-    // PREA, tRP and the ACTs after the sequence are paid once for several refreshes.
-    if (refab_go && owed_d != '0 &&
-        (owed_d > 4'(RefPostpone - RefBatch) || (valid_q == '0 && !rq_v_q)))
-      rpend_d = 1'b1;
-
-    // Refresh policy: all-bank refreshes when forced or when the queue has been empty for
-    // 1023 cycles: gaps shorter than a few tRFC happen under load (a port waits for
-    // another channel), and refreshing in them would stall the other channels in turn;
-    // per-bank refreshes an idle bank whenever one is owed, and a busy one when too many are.
-    if (RefreshMode == 0) begin
-      if (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || qidle_q == '1)) rpend_d = 1'b1;
-    end else if (!force_q && owed_q != '0) begin
+    if (refab_go || refpb_go) owed_d = owed_d - 1'b1;
+    // Refresh policy (the all-bank one in rpend_n below): per-bank refreshes an idle bank
+    // whenever one is owed, and a busy one when too many are.
+    if (RefreshMode != 0 && !force_q && owed_q != '0) begin
       if (idle_ref_v) begin
         force_d = 1'b1;
         fbank_d = idle_ref_b;
@@ -683,25 +710,14 @@ module tpu_mem_pch_ctrl #(
       cbank_d = col_b;
       ccol_d = addr_m[csel][4:0];
       lastcol_d = col_b;
-      if (first_q[col_b]) begin
-        first_d[col_b] = 1'b0;
-        if (actconf_q[col_b])
-          cnt_d[tpu_mem_pkg::CntConflicts] = cnt_d[tpu_mem_pkg::CntConflicts] + CntWidth'(1);
-        else
-          cnt_d[tpu_mem_pkg::CntMisses] = cnt_d[tpu_mem_pkg::CntMisses] + CntWidth'(1);
-      end else begin
-        cnt_d[tpu_mem_pkg::CntHits] = cnt_d[tpu_mem_pkg::CntHits] + CntWidth'(1);
-      end
-      cnt_d[tpu_mem_pkg::CntBytes] = cnt_d[tpu_mem_pkg::CntBytes] + CntWidth'(32);
+      if (first_q[col_b]) first_d[col_b] = 1'b0;
       if (col_wr) begin
-        cnt_d[tpu_mem_pkg::CntWrites] = cnt_d[tpu_mem_pkg::CntWrites] + CntWidth'(1);
         cwr_d = at_least(cwr_d, WrWrS);
         gwr_d[cg] = at_least(gwr_d[cg], WrWrL);
         crd_d = at_least(crd_d, WrRdS);
         grd_d[cg] = at_least(grd_d[cg], WrRdL);
         bpre_d[col_b] = at_least(bpre_d[col_b], WrPre);
       end else begin
-        cnt_d[tpu_mem_pkg::CntReads] = cnt_d[tpu_mem_pkg::CntReads] + CntWidth'(1);
         crd_d = at_least(crd_d, RdRdS);
         grd_d[cg] = at_least(grd_d[cg], RdRdL);
         cwr_d = at_least(cwr_d, RdWr);
@@ -710,8 +726,32 @@ module tpu_mem_pch_ctrl #(
       end
     end
 
+    // ---- read/write batching
+    if (!wmode_q) begin
+      if (n_wr_unb != '0 && (n_wr >= NW'(WriteHigh) || n_rd_unb == '0)) wmode_d = 1'b1;
+    end else begin
+      if (n_wr_unb == '0 || (n_wr <= NW'(WriteLow) && n_rd_unb != '0)) wmode_d = 1'b0;
+    end
+  end
+
+  // Command counters (CntBusy and CntIdle: cbusy_q, cidle_q).
+  logic col_first;
+  assign col_first = first_q[col_b];
+  for (genvar k = 0; k < NumCnt; k++) begin : g_cnt_d
+    assign cnt_d[k] = cnt_q[k] + CntWidth'(
+        (k == tpu_mem_pkg::CntRefreshes) ? 32'(refab_go || refpb_go) :
+        (k == tpu_mem_pkg::CntHits)      ? 32'(col_go && !col_first) :
+        (k == tpu_mem_pkg::CntConflicts) ? 32'(col_go && col_first && actconf_q[col_b]) :
+        (k == tpu_mem_pkg::CntMisses)    ? 32'(col_go && col_first && !actconf_q[col_b]) :
+        (k == tpu_mem_pkg::CntBytes)     ? (col_go ? 32'd32 : 32'd0) :
+        (k == tpu_mem_pkg::CntWrites)    ? 32'(col_go && col_wr) :
+        (k == tpu_mem_pkg::CntReads)     ? 32'(col_go && !col_wr) : 32'd0);
+  end
+
+  always_comb begin
     // Banks with a timer above zero next cycle: every bank a command touched, and the
     // banks counting down (a timer at 1 reaches zero, so dec(bact) etc. tell).
+    logic [NB-1:0] touched;
     touched = '0;
     if (act_go || pre_go || refpb_go) touched[rb] = 1'b1;
     if (prea_go || refab_go) touched = '1;
@@ -723,19 +763,46 @@ module tpu_mem_pch_ctrl #(
         if (touched[b]) tact_d[b] = bact_d[b] != '0 || bpre_d[b] != '0 || bcol_d[b] != '0;
       end
     end
+  end
 
-    // ---- read/write batching
-    if (!wmode_q) begin
-      if (n_wr_unb != '0 && (n_wr >= NW'(WriteHigh) || n_rd_unb == '0)) wmode_d = 1'b1;
+  // Not idle after this cycle (the clock gate).
+  // Timers need not be zero: an idle state's timers only count down, and the gated edge
+  // that ends a run of skipped cycles takes the skipped cycles off (sub_skip).
+  assign busy_d = valid_d != '0 || rcmd_d != tpu_mem_pkg::RcmdNop || ccmd_d != tpu_mem_pkg::CcmdNop ||
+                  wmode_d || force_d || (CloseIdle > 0 && open_d != '0);
+
+  // The refresh count and the all-bank sequence: the timebase's new refresh (ovf) and the
+  // queue-idle counter come from clk_i.  An all-bank sequence goes on with the next REFab
+  // (tRFC later, the banks still closed) while a forced batch is not done, or while the
+  // queue stays empty: the PREA, tRP and the ACTs after the sequence are paid once for
+  // several refreshes.  All-bank refreshes start when forced or when the queue has been
+  // empty for 1023 cycles: gaps shorter than a few tRFC happen under load (a port waits
+  // for another channel), and refreshing in them would stall the other channels in turn.
+  always_comb begin
+    owed_n = owed_d + 4'(ovf);
+    rpend_n = rpend_d;
+    if (refab_go && owed_n != '0 &&
+        (owed_n > 4'(RefPostpone - RefBatch) || (valid_q == '0 && !rq_v_q)))
+      rpend_n = 1'b1;
+    if (RefreshMode == 0 && pol_start) rpend_n = 1'b1;
+  end
+
+  // Refresh timebase, queue-idle counter and activity counters: every cycle (clk_i).
+  assign ovf = rtick_q + RiW'(RefStep) >= RiW'(TRefi);
+  assign rtick_d = ovf ? rtick_q + RiW'(RefStep) - RiW'(TRefi) : rtick_q + RiW'(RefStep);
+  assign qidle_d = (valid_q != '0 || rq_v_q) ? '0 : (qidle_q == '1) ? qidle_q : qidle_q + 1'b1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rtick_q <= '0;
+      qidle_q <= '0;
+      cbusy_q <= '0;
+      cidle_q <= '0;
     end else begin
-      if (n_wr_unb == '0 || (n_wr <= NW'(WriteLow) && n_rd_unb != '0)) wmode_d = 1'b0;
+      rtick_q <= rtick_d;
+      qidle_q <= qidle_d;
+      if (valid_q != '0 || rq_v_q || !tf_empty) cbusy_q <= cbusy_q + CntWidth'(1);
+      else cidle_q <= cidle_q + CntWidth'(1);
     end
-
-    // ---- activity counters
-    if (valid_q != '0 || rq_v_q || !tf_empty)
-      cnt_d[tpu_mem_pkg::CntBusy] = cnt_d[tpu_mem_pkg::CntBusy] + CntWidth'(1);
-    else
-      cnt_d[tpu_mem_pkg::CntIdle] = cnt_d[tpu_mem_pkg::CntIdle] + CntWidth'(1);
   end
 
   // ---------------------------------------------------------------- queue bookkeeping
@@ -777,7 +844,7 @@ module tpu_mem_pch_ctrl #(
   end
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_g or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q   <= '0;
       rq_v_q    <= 1'b0;
@@ -795,10 +862,9 @@ module tpu_mem_pch_ctrl #(
       cwr_q     <= '0;
       crefpb_q  <= '0;
       wmode_q   <= 1'b0;
-      rtick_q   <= '0;
       owed_q    <= '0;
       rpend_q   <= 1'b0;
-      qidle_q   <= '0;
+      busy_q    <= 1'b0;
       rmask_q   <= '0;
       force_q   <= 1'b0;
       fbank_q   <= '0;
@@ -821,15 +887,14 @@ module tpu_mem_pch_ctrl #(
       first_q   <= first_d;
       actconf_q <= actconf_d;
       pconf_q   <= pconf_d;
-      cact_q    <= cact_d;
-      crd_q     <= crd_d;
-      cwr_q     <= cwr_d;
-      crefpb_q  <= crefpb_d;
+      cact_q    <= sub_skip(cact_d, skip);
+      crd_q     <= sub_skip(crd_d, skip);
+      cwr_q     <= sub_skip(cwr_d, skip);
+      crefpb_q  <= sub_skip(crefpb_d, skip);
       wmode_q   <= wmode_d;
-      rtick_q   <= rtick_d;
-      owed_q    <= owed_d;
-      rpend_q   <= rpend_d;
-      qidle_q   <= qidle_d;
+      owed_q    <= owed_n;
+      rpend_q   <= rpend_n;
+      busy_q    <= busy_d;
       rmask_q   <= rmask_d;
       force_q   <= force_d;
       fbank_q   <= fbank_d;
@@ -845,7 +910,7 @@ module tpu_mem_pch_ctrl #(
 
   // The age and dependency matrices change only on an insertion: the new entry's row is
   // written and its column cleared in every other row (the slot's previous occupant).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_g or negedge rst_ni) begin
     if (!rst_ni) begin
       older_q <= '0;
       dep_q   <= '0;
@@ -858,7 +923,7 @@ module tpu_mem_pch_ctrl #(
   end
   // Bank entry masks: the column command takes its entry out of its bank's mask (an entry
   // is in its own bank's mask only), the insertion adds the new entry to its bank's.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_g or negedge rst_ni) begin
     if (!rst_ni) begin
       bmask_q <= '0;
     end else begin
@@ -869,7 +934,7 @@ module tpu_mem_pch_ctrl #(
   // Open rows and row-hit counters: written by the ACT and the column commands only; not
   // reset (a bank's row and counter are read only while it is open, and every ACT sets
   // both).  A column access to a bank never coincides with its ACT (the bank is open).
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (act_go) begin
       orow_q[rb] <= act_row;
       hits_q[rb] <= '0;
@@ -877,22 +942,22 @@ module tpu_mem_pch_ctrl #(
     if (col_go && hits_q[col_b] != '1) hits_q[col_b] <= hits_q[col_b] + 1'b1;
   end
   for (genvar b = 0; b < NB; b++) begin : g_bank_regs
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_g or negedge rst_ni) begin
       if (!rst_ni) begin
         bact_q[b] <= '0;
         bpre_q[b] <= '0;
         bcol_q[b] <= '0;
       end else begin
-        bact_q[b] <= bact_d[b];
-        bpre_q[b] <= bpre_d[b];
-        bcol_q[b] <= bcol_d[b];
+        bact_q[b] <= sub_skip(bact_d[b], skip);
+        bpre_q[b] <= sub_skip(bpre_d[b], skip);
+        bcol_q[b] <= sub_skip(bcol_d[b], skip);
       end
     end
   end
   // Idle-row counters: only with CloseIdle (zero otherwise).
   if (CloseIdle > 0) begin : g_idle
     for (genvar b = 0; b < NB; b++) begin : g_idle_regs
-      always_ff @(posedge clk_i or negedge rst_ni) begin
+      always_ff @(posedge clk_g or negedge rst_ni) begin
         if (!rst_ni) idle_q[b] <= '0;
         else idle_q[b] <= ((act_go && rb == 4'(b)) || (col_go && col_b == 4'(b)) || !open_q[b] || pend_any[b]) ? '0
                         : (idle_q[b] == '1) ? idle_q[b] : idle_q[b] + 1'b1;
@@ -904,30 +969,33 @@ module tpu_mem_pch_ctrl #(
     end
   end
   for (genvar g = 0; g < 4; g++) begin : g_group_regs
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_g or negedge rst_ni) begin
       if (!rst_ni) begin
         gact_q[g] <= '0;
         grd_q[g]  <= '0;
         gwr_q[g]  <= '0;
         faw_q[g]  <= '0;
       end else begin
-        gact_q[g] <= gact_d[g];
-        grd_q[g]  <= grd_d[g];
-        gwr_q[g]  <= gwr_d[g];
-        faw_q[g]  <= faw_d[g];
+        gact_q[g] <= sub_skip(gact_d[g], skip);
+        grd_q[g]  <= sub_skip(grd_d[g], skip);
+        gwr_q[g]  <= sub_skip(gwr_d[g], skip);
+        faw_q[g]  <= sub_skip(faw_d[g], skip);
       end
     end
   end
+  // CntBusy and CntIdle count every cycle, on clk_i (cbusy_q, cidle_q); their cnt_q
+  // elements stay at zero.
   for (genvar k = 0; k < NumCnt; k++) begin : g_cnt_regs
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_g or negedge rst_ni) begin
       if (!rst_ni) cnt_q[k] <= '0;
       else cnt_q[k] <= cnt_d[k];
     end
-    assign cnt_o[k*CntWidth +: CntWidth] = cnt_q[k];
+    assign cnt_o[k*CntWidth +: CntWidth] = (k == tpu_mem_pkg::CntBusy) ? cbusy_q
+                                         : (k == tpu_mem_pkg::CntIdle) ? cidle_q : cnt_q[k];
   end
 
   // Write data rides with the WR command; a datapath register, not reset.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (col_go && col_wr) begin
       wdata_q <= wdata_m[csel];
       wstrb_q <= wstrb_m[csel];
@@ -935,7 +1003,7 @@ module tpu_mem_pch_ctrl #(
   end
 
   // The request stage: a datapath register loaded when it takes a request.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (take) begin
       rq_w_q     <= s_req_write_i;
       rq_addr_q  <= s_req_addr_i;
@@ -946,7 +1014,7 @@ module tpu_mem_pch_ctrl #(
   end
 
   // Queue payload: memories written at the insertion slot, not reset.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (ins) begin
       bank_m[free_idx]  <= in_bank;
       addr_m[free_idx]  <= rq_addr_q;
@@ -992,7 +1060,7 @@ module tpu_mem_pch_ctrl #(
       $fatal(1, "tpu_mem_pch_ctrl: need 0 <= WriteLow < WriteHigh <= QueueDepth");
     if (CloseIdle < 0) $fatal(1, "tpu_mem_pch_ctrl: CloseIdle must be >= 0");
   end
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (live_q) begin
       if (m_hbm_rvalid_i && tf_empty)
         $fatal(1, "tpu_mem_pch_ctrl %m: read data arrived with no read in flight");

@@ -56,6 +56,7 @@ module tpu_mem_sys #(
   parameter int WriteHigh   = 24,
   parameter int WriteLow    = 4,
   parameter int BankHash    = 1,     // bank ^= XOR of the row's 4-bit slices
+  parameter int GateIdle    = 0,     // simulation: idle controllers' clocks stop (tpu_mem_pch_ctrl)
   localparam int StrbWidth = DataWidth / 8,
   localparam int NumCnt    = tpu_mem_pkg::NumCnt,
   localparam int CntWidth  = tpu_mem_pkg::CntWidth
@@ -327,7 +328,8 @@ module tpu_mem_sys #(
         .TRfc(TRfc), .TRfcPb(TRfcPb), .TRrefd(TRrefd), .TRefi(TRefi),
         .RefreshMode(RefreshMode), .RefPostpone(RefPostpone), .RefBatch(RefBatch),
         .RowHitCap(RowHitCap),
-        .CloseIdle(CloseIdle), .WriteHigh(WriteHigh), .WriteLow(WriteLow), .BankHash(BankHash)
+        .CloseIdle(CloseIdle), .WriteHigh(WriteHigh), .WriteLow(WriteLow), .BankHash(BankHash),
+        .GateIdle(GateIdle)
       ) u_ctrl (
         .clk_i, .rst_ni,
         .s_req_valid_i(ch_valid[c]),

@@ -22,6 +22,7 @@ module tpu_soc #(
   parameter int NumWindows = 4,         // DMA protection windows
   parameter int MaxPayload = 4096,      // largest link payload
   parameter int WideLanes  = 0,         // MXU with 32-bit lanes: same results, faster simulation
+  parameter int SimGate    = 0,         // HBM2 controllers' clocks stop while idle: same cycles, faster simulation
   parameter int DmaReadBeats  = 128,    // DMA read buffer, memory-bus beats
   parameter int DmaWriteBeats = 64,     // DMA write buffer, memory-bus beats
   // Memory system
@@ -578,7 +579,8 @@ module tpu_soc #(
     .RowBits    (RowBits),
     .SpramBytes ((NumPch == 0) ? MemKb * 1024 : 131072),
     .RefreshMode(RefreshMode),
-    .BankHash   (BankHash)
+    .BankHash   (BankHash),
+    .GateIdle   (SimGate)
   ) u_mem (
     .clk_i,
     .rst_ni,

@@ -42,13 +42,30 @@ endef
 $(foreach c,$(MEM_CONFIGS),$(eval $(call MEM_CONFIG,$(c))))
 
 .PHONY: test-mem
-test-mem: $(addprefix test-mem-,$(MEM_CONFIGS)) test-mem-hbm2
+test-mem: $(addprefix test-mem-,$(MEM_CONFIGS)) test-mem-hbm2 $(addprefix test-mem-gate-,$(MEM_GATE_CONFIGS))
 
-# Lint: the default configuration, the extremes, and the SPRAM backend.
+# The controllers' clock gate (GateIdle=1, the simulation libraries' setting): the same
+# configuration built with it prints the same cycles as without it (tests/mem/gate.sh).
+MEM_GATE_CONFIGS := p2 p4
+MEM_GATE_BURSTS := 100000
+define MEM_GATE_CONFIG
+$(call tb_model,mem_$(1)g,tpu_mem_sys,$(MEM_SRCS),$(MEM_VFLAGS) $(addprefix -G,$(MEM_CFG_$(1)) GateIdle=1))
+$(call tb_prog,tb_mem_$(1)g,mem_$(1)g,$(MEM_TB_SRCS))
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_mem_$(1)g: TB_PROG_CFLAGS := -Isim/hbm2 -Itests/mem
+$(TB_BUILD)/bin$(TB_VARIANT)/tb_mem_$(1)g: $(MEM_TB_DEPS)
+TEST_TARGETS += test-mem-gate-$(1)
+.PHONY: test-mem-gate-$(1)
+test-mem-gate-$(1): $$(tb_mem_$(1)_BIN) $$(tb_mem_$(1)g_BIN) tests/mem/gate.sh
+	@$$(call run_test,mem-gate-$(1),tests/mem/gate.sh mem-gate-$(1) $$(tb_mem_$(1)_BIN) $$(tb_mem_$(1)g_BIN) $(if $(SEED),$(SEED),random) $(MEM_CFG_$(1)) --bursts $(MEM_GATE_BURSTS))
+endef
+$(foreach c,$(MEM_GATE_CONFIGS),$(eval $(call MEM_GATE_CONFIG,$(c))))
+
+# Lint: the default configuration, the extremes, the SPRAM backend and the clock gate.
 $(eval $(call lint_config,mem_default,tpu_mem_sys,$(MEM_SRCS),))
 $(eval $(call lint_config,mem_p16,tpu_mem_sys,$(MEM_SRCS),NumPorts=3 NumPch=16 RefreshMode=1 CloseIdle=64 GranBytes=32 RowBits=8 QueueDepth=16 WriteHigh=12 WriteLow=2 BankHash=0))
 $(eval $(call lint_config,mem_p1,tpu_mem_sys,$(MEM_SRCS),NumPorts=1 NumPch=1 RowHitCap=1 RefPostpone=1 RefBatch=1 QueueDepth=4 RobDepth=2 PortQueue=2 WriteHigh=2 WriteLow=0))
 $(eval $(call lint_config,mem_spram,tpu_mem_sys,$(MEM_SRCS),NumPorts=2 NumPch=1 Backend=1))
+$(eval $(call lint_config,mem_gate,tpu_mem_sys,$(MEM_SRCS),NumPorts=3 NumPch=8 RefreshMode=1 GateIdle=1))
 
 # The device model on its own: every timing rule must be caught.
 MEM_HBM2_BIN := $(TB_BUILD)/bin$(TB_VARIANT)/tb_hbm2

@@ -68,7 +68,7 @@ $$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a: $(SOC_SRCS) mk/configs.mk
 	@date +%s > $$(@D)/build_start
 	$(VERILATOR) --cc $(SIM_VFLAGS) --top-module tpu_soc --prefix Vmodel --Mdir $$(@D) \
 	  $$(addprefix -G,$$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" -GFwRamKb=$(SOC_FW_RAM_KB) \
-	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 $$(SIM_GFLAGS_$(1)) $(SOC_SRCS)
+	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 -GSimGate=1 $$(SIM_GFLAGS_$(1)) $(SOC_SRCS)
 	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk VM_PARALLEL_BUILDS=1 OPT_FAST="-O2" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
 	@echo "  BUILT soc $(1) in $$$$(( $$$$(date +%s) - $$$$(cat $$(@D)/build_start) )) s"
 
