@@ -13,6 +13,7 @@ module tpu_mem_axi_rd #(
   parameter int RobDepth     = 64,  // beats in flight per port, a power of two >= 2
   parameter int PortBits     = 1,   // tag bits naming the port, >= 1
   parameter int PortQueue    = 8,   // beats per channel waiting for the channel arbiter
+  parameter int GateIdle     = 0,   // simulation: an idle port's clock stops (tpu_mem_cg)
   localparam int DataWidth = 256,
   localparam int ChW       = (NumPch > 1) ? $clog2(NumPch) : 1,
   localparam int LocW      = PchBytesLog2 - 5,
@@ -51,11 +52,17 @@ module tpu_mem_axi_rd #(
   localparam int ArW = IdWidth + AddrWidth + 8;
   localparam int InfoW = IdWidth + 2;  // {id, last, err}
 
+  // Clock gate (GateIdle): an idle port (no AR offered or pending, no burst being issued,
+  // no beat in the reorder buffer or in a channel queue) keeps its state; responses come
+  // only for beats in the reorder buffer, grants only for queued beats.
+  logic clk_g, gate_en, unused_gate_on;
+  tpu_mem_cg #(.Enable(GateIdle)) u_cg (.clk_i, .en_i(gate_en), .clk_o(clk_g), .en_o(unused_gate_on));
+
   // Pending bursts.
   logic ar_full, ar_empty, ar_pop;
   logic [ArW-1:0] ar_head;
   tpu_mem_fifo #(.Width(ArW), .Depth(2)) u_ar (
-    .clk_i, .rst_ni,
+    .clk_i(clk_g), .rst_ni,
     .push_i(s_arvalid_i), .data_i({s_arid_i, s_araddr_i, s_arlen_i}), .full_o(ar_full),
     .pop_i(ar_pop), .data_o(ar_head), .empty_o(ar_empty)
   );
@@ -140,7 +147,7 @@ module tpu_mem_axi_rd #(
     if (r_hs) head_d = head_q + 1'b1;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_g or negedge rst_ni) begin
     if (!rst_ni) begin
       act_q  <= 1'b0;
       left_q <= '0;
@@ -157,7 +164,7 @@ module tpu_mem_axi_rd #(
   end
 
   // Beats done: a failed beat needs no memory access; a response marks its slot.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_g or negedge rst_ni) begin
     if (!rst_ni) begin
       done_q <= '0;
     end else begin
@@ -172,14 +179,14 @@ module tpu_mem_axi_rd #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     id_q   <= id_d;
     addr_q <= addr_d;
   end
 
   for (genvar c = 0; c < NumPch; c++) begin : g_vq
     tpu_mem_fifo #(.Width(VqW), .Depth(PortQueue)) u_vq (
-      .clk_i, .rst_ni,
+      .clk_i(clk_g), .rst_ni,
       .push_i(to_vq && ch == ChW'(c)), .data_i({tail_idx, loc}), .full_o(vq_full[c]),
       .pop_i(req_gnt_i[c]), .data_o(vq_head[c*VqW +: VqW]), .empty_o(vq_empty[c])
     );
@@ -187,13 +194,14 @@ module tpu_mem_axi_rd #(
     assign req_tag_o[c*TagW +: TagW] = {port_i, vq_head[c*VqW+LocW +: RobBits]};
   end
   assign req_valid_o = ~vq_empty;
+  assign gate_en = s_arvalid_i || !ar_empty || act_q || head_q != tail_q || !(&vq_empty);
 
   // Reorder-buffer storage: memories written at one index per writer, not reset.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (alloc) info_m[tail_idx] <= {id_q, last, beat_err};
   end
   for (genvar c = 0; c < NumPch; c++) begin : g_wr_data
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge clk_g) begin
       if (mine(rsp_valid_i, rsp_tag_i, port_i, c))
         data_m[rsp_tag_i[c*TagW +: RobBits]] <= rsp_rdata_i[c*DataWidth +: DataWidth];
     end

@@ -13,6 +13,7 @@ module tpu_mem_axi_wr #(
   parameter int PchBytesLog2 = 28,
   parameter int BurstSlots   = 4,   // bursts whose beats may wait for their channels
   parameter int PortQueue    = 8,   // beats per channel waiting for the channel arbiter
+  parameter int GateIdle     = 0,   // simulation: an idle port's clock stops (tpu_mem_cg)
   localparam int DataWidth = 256,
   localparam int StrbWidth = 32,
   localparam int ChW       = (NumPch > 1) ? $clog2(NumPch) : 1,
@@ -52,11 +53,17 @@ module tpu_mem_axi_wr #(
 
   localparam int AwW = IdWidth + AddrWidth + 8;
 
+  // Clock gate (GateIdle): an idle port (no AW offered or pending, no burst being
+  // received or waiting for its beats or its B, no beat in a channel queue) keeps its
+  // state; W beats are taken only during a burst, grants only for queued beats.
+  logic clk_g, gate_en, unused_gate_on;
+  tpu_mem_cg #(.Enable(GateIdle)) u_cg (.clk_i, .en_i(gate_en), .clk_o(clk_g), .en_o(unused_gate_on));
+
   // Pending bursts.
   logic aw_full, aw_empty, aw_pop;
   logic [AwW-1:0] aw_head;
   tpu_mem_fifo #(.Width(AwW), .Depth(2)) u_aw (
-    .clk_i, .rst_ni,
+    .clk_i(clk_g), .rst_ni,
     .push_i(s_awvalid_i), .data_i({s_awid_i, s_awaddr_i, s_awlen_i}), .full_o(aw_full),
     .pop_i(aw_pop), .data_o(aw_head), .empty_o(aw_empty)
   );
@@ -66,7 +73,7 @@ module tpu_mem_axi_wr #(
   logic b_full, b_empty, b_push;
   logic [IdWidth+1:0] b_in, b_head;
   tpu_mem_fifo #(.Width(IdWidth + 2), .Depth(2)) u_b (
-    .clk_i, .rst_ni,
+    .clk_i(clk_g), .rst_ni,
     .push_i(b_push), .data_i(b_in), .full_o(b_full),
     .pop_i(s_bready_i), .data_o(b_head), .empty_o(b_empty)
   );
@@ -158,7 +165,7 @@ module tpu_mem_axi_wr #(
     if (b_push) head_d = head_q + 1'b1;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_g or negedge rst_ni) begin
     if (!rst_ni) begin
       act_q   <= 1'b0;
       left_q  <= '0;
@@ -178,24 +185,24 @@ module tpu_mem_axi_wr #(
     end
   end
   for (genvar k = 0; k < BurstSlots; k++) begin : g_slot
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_g or negedge rst_ni) begin
       if (!rst_ni) bcnt_q[k] <= '0;
       else bcnt_q[k] <= bcnt_d[k];
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     addr_q <= addr_d;
   end
 
   // Burst IDs: a memory written at one index.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_g) begin
     if (aw_pop) bid_m[tail_q[SlotW-1:0]] <= aw_head[AwW-1:AddrWidth+8];
   end
 
   for (genvar c = 0; c < NumPch; c++) begin : g_vq
     tpu_mem_fifo #(.Width(VqW), .Depth(PortQueue)) u_vq (
-      .clk_i, .rst_ni,
+      .clk_i(clk_g), .rst_ni,
       .push_i(to_vq && ch == ChW'(c)), .data_i({cur_slot, loc, s_wstrb_i, s_wdata_i}),
       .full_o(vq_full[c]),
       .pop_i(req_gnt_i[c]), .data_o(vq_head[c*VqW +: VqW]), .empty_o(vq_empty[c])
@@ -206,6 +213,7 @@ module tpu_mem_axi_wr #(
     assign req_wdata_o[c*DataWidth +: DataWidth] = vq_head[c*VqW +: DataWidth];
   end
   assign req_valid_o = ~vq_empty;
+  assign gate_en = s_awvalid_i || !aw_empty || act_q || head_q != tail_q || !b_empty || !(&vq_empty);
 
   // Assertions
 `ifndef SYNTHESIS

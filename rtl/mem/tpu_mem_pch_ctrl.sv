@@ -218,17 +218,18 @@ module tpu_mem_pch_ctrl #(
   logic [StrbWidth-1:0] wstrb_q;
 
   // ---------------------------------------------------------------- clock gate
-  // An idle controller (nothing queued, in the request stage or in flight, every timer at
-  // zero, no command on the buses, no batch or refresh under way) stays idle until a
-  // request or read data arrives or the refresh logic acts: its next state is its state.
-  // With GateIdle the state is clocked by clk_g, which stops in such cycles, so that the
-  // Verilated model skips the controller's logic.  What changes in idle cycles runs on
-  // clk_i: the refresh timebase (rtick_q), the queue-idle counter (qidle_q) and the busy
-  // and idle cycle counters; the gate opens in every cycle in which the timebase owes a
-  // refresh (ovf) and when the refresh policy would start one.  busy_q holds "not idle"
-  // for the state after the last gated edge; the logic that reads clk_i-domain signals
-  // (owed_n, rpend_n, the gate) is kept out of the large blocks, which read clk_g state
-  // only and so run only on clk_g.
+  // An idle controller (nothing queued or in the request stage, no command on the buses,
+  // no write batch, no refresh under way; with CloseIdle no open row) does nothing in the
+  // next cycle but count its timers down, until a request or read data arrives or the
+  // refresh logic acts.  With GateIdle its state is clocked by clk_g (tpu_mem_cg), which
+  // stops in such cycles, so that the Verilated model skips the controller's logic; the
+  // next clk_g edge takes the skipped cycles off the timers (sub_skip).  What changes in
+  // every idle cycle runs on clk_i: the refresh timebase (rtick_q), the queue-idle counter
+  // (qidle_q) and the busy and idle cycle counters; the gate opens in every cycle in which
+  // the timebase owes a refresh (ovf) and when the refresh policy starts one.  busy_q holds
+  // "not idle" for the state after the last clk_g edge.  The logic that reads clk_i-domain
+  // signals (owed_n, rpend_n, the gate) is kept out of the large blocks, which read clk_g
+  // state only and so run only on clk_g edges.
   logic gate_en, clk_g;
   logic pol_start;                       // the refresh policy starts a refresh this cycle
   assign pol_start = (RefreshMode == 0) ? (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || qidle_q == '1))
@@ -237,23 +238,19 @@ module tpu_mem_pch_ctrl #(
   // skip: clk_i edges without a clk_g edge since the last clk_g edge (saturating; only
   // read by the clk_g registers, at their edge).
   logic [TW-1:0] skip;
-  if (GateIdle != 0) begin : g_gate
-    logic gate_l;
+  logic gate_on;
+  tpu_mem_cg #(.Enable(GateIdle)) u_cg (.clk_i, .en_i(gate_en), .clk_o(clk_g), .en_o(gate_on));
+  if (GateIdle != 0) begin : g_skip
     logic [TW-1:0] skip_q;
-    always_latch begin
-      if (!clk_i) gate_l = gate_en;
-    end
-    assign clk_g = clk_i & gate_l;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) skip_q <= '0;
-      else if (gate_l) skip_q <= '0;
+      else if (gate_on) skip_q <= '0;
       else if (skip_q != '1) skip_q <= skip_q + 1'b1;
     end
     assign skip = skip_q;
-  end else begin : g_no_gate
-    logic unused_gate;
-    assign unused_gate = gate_en;
-    assign clk_g = clk_i;
+  end else begin : g_no_skip
+    logic unused_on;
+    assign unused_on = gate_on;
     assign skip = '0;
   end
   // A timer's value at a clk_g edge: its next value for one cycle, less the skipped cycles.

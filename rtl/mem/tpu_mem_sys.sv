@@ -56,7 +56,7 @@ module tpu_mem_sys #(
   parameter int WriteHigh   = 24,
   parameter int WriteLow    = 4,
   parameter int BankHash    = 1,     // bank ^= XOR of the row's 4-bit slices
-  parameter int GateIdle    = 0,     // simulation: idle controllers' clocks stop (tpu_mem_pch_ctrl)
+  parameter int GateIdle    = 0,     // simulation: idle ports' and controllers' clocks stop (tpu_mem_cg)
   localparam int StrbWidth = DataWidth / 8,
   localparam int NumCnt    = tpu_mem_pkg::NumCnt,
   localparam int CntWidth  = tpu_mem_pkg::CntWidth
@@ -163,7 +163,7 @@ module tpu_mem_sys #(
       end
       tpu_mem_axi_wr #(
         .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
-        .PchBytesLog2(PchBytesLog2), .PortQueue(PortQueue)
+        .PchBytesLog2(PchBytesLog2), .PortQueue(PortQueue), .GateIdle(GateIdle)
       ) u_wr (
         .clk_i, .rst_ni,
         .s_awvalid_i(s_axi_awvalid_i[p]),
@@ -190,7 +190,7 @@ module tpu_mem_sys #(
       tpu_mem_axi_rd #(
         .AddrWidth(AddrWidth), .IdWidth(IdWidth), .NumPch(NumPch), .GranLog2(GranLog2),
         .PchBytesLog2(PchBytesLog2), .RobDepth(RobDepth), .PortBits(PortBits),
-        .PortQueue(PortQueue)
+        .PortQueue(PortQueue), .GateIdle(GateIdle)
       ) u_rd (
         .clk_i, .rst_ni,
         .port_i     (PortBits'(p)),

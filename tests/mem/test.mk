@@ -4,7 +4,7 @@
 # Each configuration is one Verilated tpu_mem_sys; its test runs tests/mem/tb_mem.c with
 # the same Name=Value list, so the C models see exactly the RTL parameters.
 
-MEM_SRCS := rtl/mem/tpu_mem_pkg.sv rtl/mem/tpu_mem_fifo.sv rtl/mem/tpu_mem_rr_arb.sv \
+MEM_SRCS := rtl/mem/tpu_mem_pkg.sv rtl/mem/tpu_mem_cg.sv rtl/mem/tpu_mem_fifo.sv rtl/mem/tpu_mem_rr_arb.sv \
             rtl/mem/tpu_mem_interleave.sv rtl/mem/tpu_mem_axi_wr.sv \
             rtl/mem/tpu_mem_axi_rd.sv rtl/mem/tpu_mem_pch_ctrl.sv rtl/mem/tpu_mem_spram.sv \
             rtl/mem/tpu_mem_sys.sv
