@@ -229,8 +229,12 @@ module tpu_mem_sys #(
         assign wr_gnt[p*NumPch + c] = gnt[p] && ch_ready[c];
         assign rd_gnt[p*NumPch + c] = gnt[NumPorts+p] && ch_ready[c];
       end
+      // Its pointer moves only on a grant, so its clock may stop while nothing requests
+      // the channel (GateIdle, simulation).
+      logic clk_a, unused_a;
+      tpu_mem_cg #(.Enable(GateIdle)) u_cg (.clk_i, .en_i(|req), .clk_o(clk_a), .en_o(unused_a));
       tpu_mem_rr_arb #(.N(NumSrc)) u_arb (
-        .clk_i, .rst_ni,
+        .clk_i(clk_a), .rst_ni,
         .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx), .gnt_o(gnt)
       );
       assign port = (idx >= SrcW'(NumPorts)) ? PortBits'(idx - SrcW'(NumPorts)) : PortBits'(idx);
