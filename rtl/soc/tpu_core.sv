@@ -18,6 +18,7 @@ module tpu_core #(
   parameter int unsigned VpuLanes   = N,        // vector-unit lanes per cycle
   parameter int unsigned IdWidth    = 4,        // AXI ID bits
   parameter int unsigned WideLanes  = 0,        // MXU: 32-bit lanes (faster simulation)
+  parameter int unsigned SimGate    = 0,        // VPU clock gate while idle (faster simulation)
   parameter int unsigned AccReadPort = 0,       // ACC: separate read port for ACTIVATE
   parameter int unsigned QueueDepth = 8,        // entries per instruction queue
   parameter int unsigned MemDataWidth = 256,    // DMA master data bits (32..256)
@@ -492,6 +493,7 @@ module tpu_core #(
     .EnableBf16 (EnableBf16),
     .AccRows    (AccRows),
     .WideLanes  (WideLanes),
+    .SimGate    (SimGate),
     .AccReadPort(AccReadPort),
     .VpuLanes   (VpuLanes)
   ) u_compute (

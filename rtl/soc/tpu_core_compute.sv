@@ -20,6 +20,7 @@ module tpu_core_compute #(
   parameter int unsigned EnableBf16 = 1,     // bf16 supported
   parameter int unsigned AccRows    = 2048,  // accumulator rows
   parameter int unsigned WideLanes  = 0,     // MXU lane width (1: faster simulation)
+  parameter int unsigned SimGate    = 0,     // VPU clock gate while idle (1: faster simulation)
   parameter int unsigned AccReadPort = 0,    // 1: ACTIVATE reads ACC beside result rows
   parameter int unsigned VpuLanes   = N,     // vector-unit lanes per cycle
   localparam int unsigned UbBits = N * ((EnableBf16 != 0) ? 16 : 8),
@@ -473,7 +474,8 @@ module tpu_core_compute #(
   tpu_vpu #(
     .N          (N),
     .EnableBf16 (EnableBf16),
-    .Lanes      (VpuLanes)
+    .Lanes      (VpuLanes),
+    .GateIdle   (SimGate)
   ) u_vpu (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

@@ -22,7 +22,7 @@ module tpu_soc #(
   parameter int NumWindows = 4,         // DMA protection windows
   parameter int MaxPayload = 4096,      // largest link payload
   parameter int WideLanes  = 0,         // MXU with 32-bit lanes: same results, faster simulation
-  parameter int SimGate    = 0,         // HBM2 controllers' clocks stop while idle: same cycles, faster simulation
+  parameter int SimGate    = 0,         // memory system's and VPU's clocks stop while idle: same cycles, faster simulation
   parameter int DmaReadBeats  = 128,    // DMA read buffer, memory-bus beats
   parameter int DmaWriteBeats = 64,     // DMA write buffer, memory-bus beats
   // Memory system
@@ -425,7 +425,7 @@ module tpu_soc #(
   tpu_core #(
     .N(N), .EnableBf16(EnableBf16), .UbRows(UbRows), .WbRows(WbRows), .AccRows(AccRows),
     .VpRows(VpRows), .NumWindows(NumWindows), .MemKb(MemKb), .MaxPayload(MaxPayload),
-    .ConfigName(ConfigName), .VpuLanes(VpuLanes), .IdWidth(IdWidth), .WideLanes(WideLanes),
+    .ConfigName(ConfigName), .VpuLanes(VpuLanes), .IdWidth(IdWidth), .WideLanes(WideLanes), .SimGate(SimGate),
     .MemDataWidth(DataWidth), .DmaReadBeats(DmaReadBeats), .DmaWriteBeats(DmaWriteBeats)
   ) u_core (
     .clk_i,

@@ -22,6 +22,11 @@ module tpu_vpu #(
 `else
   parameter int unsigned SerialMul = 0,
 `endif
+  // Simulation only (Verilator): 1 clocks the unit through a clock gate (tpu_mem_cg) that
+  // stops while it is idle and no row is offered, with the same cycle behaviour; the
+  // configuration and VP rows are then registered with each input row, so that no logic
+  // reads them between rows (they are stable from the first row until busy_o falls).
+  parameter int unsigned GateIdle = 0,
   // Chunks per row and the width of a chunk index.
   localparam int unsigned C = N / Lanes,
   localparam int unsigned KW = (C > 1) ? $clog2(C) : 1,
@@ -59,6 +64,19 @@ module tpu_vpu #(
 
   localparam logic [KW-1:0] LastK = KW'(C - 1);
 
+  // ---------------------------------------------------------------------------
+  // Clock gate (GateIdle): nothing changes while busy_o is low and no row is offered.
+  logic clk_v, unused_gate_on;
+  tpu_mem_cg #(.Enable(GateIdle)) u_cg (
+    .clk_i, .en_i(s_valid_i || busy_o), .clk_o(clk_v), .en_o(unused_gate_on)
+  );
+  // The configuration as the pipeline uses it: with GateIdle registered with each input
+  // row (equal to the inputs while rows are in the pipeline), else the inputs.
+  logic [1:0]      c_out, c_pool;
+  logic            c_relu, c_relu6;
+  logic [7:0]      c_zp, c_lo, c_hi;
+  logic [N*32-1:0] c_bias, c_m0, c_shift;
+
   // The whole pipeline advances together unless a result waits at the output or (SerialMul)
   // the int8 element in the multiply stage is not multiplied yet: mc_q counts its steps.
   logic adv, mul_wait;
@@ -92,7 +110,25 @@ module tpu_vpu #(
     if (s_fire) in_valid_d = 1'b1;
   end
 
-  always_ff @(posedge clk_i) begin
+  if (GateIdle != 0) begin : g_cfg_reg
+    always_ff @(posedge clk_v) begin
+      if (s_fire) begin
+        {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi} <=
+            {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i, cfg_clamp_lo_i, cfg_clamp_hi_i};
+        c_bias  <= bias_i;
+        c_m0    <= m0_i;
+        c_shift <= shift_i;
+      end
+    end
+  end else begin : g_cfg_in
+    assign {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi} =
+        {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i, cfg_clamp_lo_i, cfg_clamp_hi_i};
+    assign c_bias  = bias_i;
+    assign c_m0    = m0_i;
+    assign c_shift = shift_i;
+  end
+
+  always_ff @(posedge clk_v) begin
     if (s_fire) begin
       in_q       <= s_data_i;
       in_first_q <= s_first_i;
@@ -105,7 +141,7 @@ module tpu_vpu #(
   logic          p0_valid_q, p1_valid_q, p2_valid_q, p3_valid_q, p4_valid_q, m_valid_q;
   logic [KW-1:0] p0_k_q, p1_k_q, p2_k_q, p3_k_q, p4_k_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_v or negedge rst_ni) begin
     if (!rst_ni) begin
       in_valid_q <= 1'b0;
       win_open_q <= 1'b0;
@@ -133,7 +169,7 @@ module tpu_vpu #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_v) begin
     if (adv) begin
       p0_k_q <= k_q;
       p1_k_q <= p0_k_q;
@@ -152,11 +188,11 @@ module tpu_vpu #(
   logic [N*32-1:0]     red_q;
   logic [N*OW-1:0]     out_q;
 
-  assign fp   = (EnableBf16 != 0) && (cfg_out_i != 2'd0);
+  assign fp   = (EnableBf16 != 0) && (c_out != 2'd0);
 
   if (SerialMul != 0) begin : g_mc
     assign mul_wait = p1_valid_q && !fp && mc_q != 6'd32;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_v or negedge rst_ni) begin
       if (!rst_ni)       mc_q <= '0;
       else if (adv)      mc_q <= '0;
       else if (mul_wait) mc_q <= mc_q + 6'd1;
@@ -170,11 +206,11 @@ module tpu_vpu #(
   // the configuration is stable from the first row, and the output stage uses
   // them five cycles later at the earliest.
   logic [8:0] lo_zp_q, hi_zp_q;
-  always_ff @(posedge clk_i) begin
-    lo_zp_q <= {cfg_clamp_lo_i[7], cfg_clamp_lo_i} - {cfg_zp_out_i[7], cfg_zp_out_i};
-    hi_zp_q <= {cfg_clamp_hi_i[7], cfg_clamp_hi_i} - {cfg_zp_out_i[7], cfg_zp_out_i};
+  always_ff @(posedge clk_v) begin
+    lo_zp_q <= {c_lo[7], c_lo} - {c_zp[7], c_zp};
+    hi_zp_q <= {c_hi[7], c_hi} - {c_zp[7], c_zp};
   end
-  assign bf16 = (cfg_out_i == 2'd1);
+  assign bf16 = (c_out == 2'd1);
 
   // The chunk offsets; with one chunk per row (C = 1) they are the constant 0, so that
   // the selections below are fixed wiring (the Verilated model otherwise shifted all
@@ -185,29 +221,30 @@ module tpu_vpu #(
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
       x_chunk[l*32 +: 32]   = in_q[(k_off + l) * 32 +: 32];
-      bias_chunk[l*32 +: 32] = bias_i[(p0_k_off + l) * 32 +: 32];
-      sh1_chunk[l*6 +: 6]   = shift_i[(p0_k_off + l) * 32 +: 6];
-      m0_chunk[l*32 +: 32]  = m0_i[(p0_k_off + l) * 32 +: 32];
+      bias_chunk[l*32 +: 32] = c_bias[(p0_k_off + l) * 32 +: 32];
+      sh1_chunk[l*6 +: 6]   = c_shift[(p0_k_off + l) * 32 +: 6];
+      m0_chunk[l*32 +: 32]  = c_m0[(p0_k_off + l) * 32 +: 32];
     end
   end
 
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     tpu_vpu_lane #(
       .EnableBf16 (EnableBf16),
-      .SerialMul  (SerialMul)
+      .SerialMul  (SerialMul),
+      .FpAlways   (GateIdle)
     ) u_lane (
-      .clk_i    (clk_i),
+      .clk_i    (clk_v),
       .en_i     (adv),
       .mul_step_i (mul_wait),
       .mul_last_i (mc_q == 6'd31),
       .fp_i     (fp),
       .bf16_i   (bf16),
-      .pool_i   (cfg_pool_i),
-      .relu_i   (cfg_relu_i),
-      .relu6_i  (cfg_relu6_i),
-      .zp_i     (cfg_zp_out_i),
-      .lo_i     (cfg_clamp_lo_i),
-      .hi_i     (cfg_clamp_hi_i),
+      .pool_i   (c_pool),
+      .relu_i   (c_relu),
+      .relu6_i  (c_relu6),
+      .zp_i     (c_zp),
+      .lo_i     (c_lo),
+      .hi_i     (c_hi),
       .lo_zp_i  (lo_zp_q),
       .hi_zp_i  (hi_zp_q),
       .first_i  (in_first_q),
@@ -227,12 +264,12 @@ module tpu_vpu #(
   // row the same way; it is offered when the last chunk is in.  (Rings need
   // no chunk multiplexers.)
   if (C > 1) begin : g_ring
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge clk_v) begin
       if (in_step)               red_q <= {red_chunk, red_q[N*32-1:Lanes*32]};
       if (adv && p4_valid_q)     out_q <= {res_chunk, out_q[N*OW-1:Lanes*OW]};
     end
   end else begin : g_row
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge clk_v) begin
       if (in_step)               red_q <= red_chunk;
       if (adv && p4_valid_q)     out_q <= res_chunk;
     end

@@ -11,6 +11,10 @@ module tpu_vpu_lane #(
   // 1: the requantizing 32 x 32 multiply is bit-serial in logic (32 steps, mul_step_i;
   // tpu_vpu holds the pipeline meanwhile); 0: one combinational multiply (DSPs on FPGAs).
   parameter int unsigned SerialMul = 0,
+  // 1: the fp stages are computed whether or not the pipeline advances, so that their
+  // logic does not depend on en_i (which depends on the consumer's ready): with the
+  // unit's clock gate they are then evaluated only on its edges (simulation).
+  parameter int unsigned FpAlways = 0,
   // Result bits: fp32 words need 32, int8 bytes 8.
   localparam int unsigned OW = (EnableBf16 != 0) ? 32 : 8
 ) (
@@ -211,7 +215,7 @@ module tpu_vpu_lane #(
       fp_s2 = '0;
       fp_s3 = '0;
       s1_nan = 1'b0;
-      if (en_i && fp_i) begin
+      if ((en_i || FpAlways != 0) && fp_i) begin
         fp_s1  = tpu_fp_pkg::fp32_add(v_q, bias_i);
         s1_nan = (s1_q[30:23] == 8'hff) && (s1_q[22:0] != 23'd0);
         fp_s2  = s1_q;

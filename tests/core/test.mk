@@ -2,7 +2,7 @@
 # tests/core: tpu_core (fetch, queues, engines, buffers, counters) against the ref model.
 CORE_PKGS := rtl/soc/tpu_isa_pkg.sv rtl/dma/tpu_dma_pkg.sv rtl/mxu/tpu_fp_pkg.sv \
              $(sort $(wildcard rtl/vpu/*_pkg.sv))
-CORE_MODS := rtl/dma/tpu_dma_fifo.sv rtl/dma/tpu_dma_prot.sv rtl/dma/tpu_dma_agen.sv \
+CORE_MODS := rtl/mem/tpu_mem_cg.sv rtl/dma/tpu_dma_fifo.sv rtl/dma/tpu_dma_prot.sv rtl/dma/tpu_dma_agen.sv \
              rtl/dma/tpu_dma_rd.sv rtl/dma/tpu_dma_wr.sv rtl/dma/tpu_dma.sv \
              rtl/mxu/tpu_mxu_row.sv rtl/mxu/tpu_mxu_array.sv rtl/mxu/tpu_acc.sv rtl/mxu/tpu_mxu.sv \
              $(filter-out %_pkg.sv,$(sort $(wildcard rtl/vpu/*.sv))) \

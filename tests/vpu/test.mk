@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # VPU: models per configuration, the testbench, lint and tests.
-VPU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/vpu/tpu_vpu_lane.sv rtl/vpu/tpu_vpu.sv
+VPU_RTL := rtl/mxu/tpu_fp_pkg.sv rtl/mem/tpu_mem_cg.sv rtl/vpu/tpu_vpu_lane.sv rtl/vpu/tpu_vpu.sv
 VPU_TB := tests/vpu/tb_vpu.c host/src/ptpu_vpu.c host/src/ptpu_arith.c
 VPU_TB_DEPS := host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_isa.h
 
@@ -9,12 +9,14 @@ VPU_TB_DEPS := host/src/ptpu_vpu.h host/src/ptpu_arith.h host/include/picotpu_is
 # chunked bf16 one).  Lint also covers the ULX3S's at full width and one lane.
 # name:...:SerialMul (optional) - v4is is the iCEBreaker's as its board build makes it
 # (bit-serial multiply, TPU_ICE40), v8ls2 a chunked bf16 one with it.
-VPU_CONFIGS := v16:16:1:16 v4i:4:0:4 v16il4:16:0:4 v8l2:8:1:2 v4is:4:0:4:1 v8ls2:8:1:2:1
+# name:...:SerialMul:GateIdle (optional) - v16g and v8l2g with the simulation clock gate.
+VPU_CONFIGS := v16:16:1:16 v4i:4:0:4 v16il4:16:0:4 v8l2:8:1:2 v4is:4:0:4:1 v8ls2:8:1:2:1 \
+               v16g:16:1:16:0:1 v8l2g:8:1:2:0:1
 VPU_LINT_ONLY := v16i:16:0:16 v4il1:4:0:1 v32:32:1:32
 
 vpu_f = $(word $(2),$(subst :, ,$(1)))
 vpu_params = N=$(call vpu_f,$(1),2) EnableBf16=$(call vpu_f,$(1),3) Lanes=$(call vpu_f,$(1),4) \
-  SerialMul=$(or $(call vpu_f,$(1),5),0)
+  SerialMul=$(or $(call vpu_f,$(1),5),0) GateIdle=$(or $(call vpu_f,$(1),6),0)
 define vpu_config
 $(eval $(call tb_model,vpu_$(call vpu_f,$(1),1),tpu_vpu,$(VPU_RTL),$(addprefix -G,$(call vpu_params,$(1)))))
 $(eval $(call tb_prog,tb_vpu_$(call vpu_f,$(1),1),vpu_$(call vpu_f,$(1),1),$(VPU_TB)))
