@@ -45,7 +45,7 @@ $(foreach c,$(MEM_CONFIGS),$(eval $(call MEM_CONFIG,$(c))))
 test-mem: $(addprefix test-mem-,$(MEM_CONFIGS)) test-mem-hbm2 $(addprefix test-mem-gate-,$(MEM_GATE_CONFIGS))
 
 # The controllers' clock gate (GateIdle=1, the simulation libraries' setting): the same
-# configuration built with it prints the same cycles as without it (tests/mem/gate.sh).
+# configuration built with it prints the same cycles as without it (scripts/gate-check.sh).
 MEM_GATE_CONFIGS := p2 p4
 MEM_GATE_BURSTS := 100000
 define MEM_GATE_CONFIG
@@ -55,8 +55,8 @@ $(TB_BUILD)/bin$(TB_VARIANT)/tb_mem_$(1)g: TB_PROG_CFLAGS := -Isim/hbm2 -Itests/
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_mem_$(1)g: $(MEM_TB_DEPS)
 TEST_TARGETS += test-mem-gate-$(1)
 .PHONY: test-mem-gate-$(1)
-test-mem-gate-$(1): $$(tb_mem_$(1)_BIN) $$(tb_mem_$(1)g_BIN) tests/mem/gate.sh
-	@$$(call run_test,mem-gate-$(1),tests/mem/gate.sh mem-gate-$(1) $$(tb_mem_$(1)_BIN) $$(tb_mem_$(1)g_BIN) $(if $(SEED),$(SEED),random) $(MEM_CFG_$(1)) --bursts $(MEM_GATE_BURSTS))
+test-mem-gate-$(1): $$(tb_mem_$(1)_BIN) $$(tb_mem_$(1)g_BIN) scripts/gate-check.sh
+	@$$(call run_test,mem-gate-$(1),scripts/gate-check.sh mem-gate-$(1) $$(tb_mem_$(1)_BIN) $$(tb_mem_$(1)g_BIN) $(if $(SEED),$(SEED),random) $(MEM_CFG_$(1)) --bursts $(MEM_GATE_BURSTS))
 endef
 $(foreach c,$(MEM_GATE_CONFIGS),$(eval $(call MEM_GATE_CONFIG,$(c))))
 

@@ -35,6 +35,17 @@ $(VPU_TESTS): test-vpu-%:
 	@$(call run_test,vpu_$*,$< --bf16 $(call vpu_f,$(filter $*:%,$(VPU_CONFIGS)),3) \
 	  $(if $(VPU_SCALE),--scale $(VPU_SCALE)) $(if $(SEED),--seed $(SEED)))
 
+# The clock gate (GateIdle=1) changes no cycle: v16g and v8l2g print what v16 and v8l2 do.
+VPU_GATE_PAIRS := v16:v16g v8l2:v8l2g
+define vpu_gate_pair
+TEST_TARGETS += test-vpu-gate-$(call vpu_f,$(1),1)
+.PHONY: test-vpu-gate-$(call vpu_f,$(1),1)
+test-vpu-gate-$(call vpu_f,$(1),1): $(tb_vpu_$(call vpu_f,$(1),1)_BIN) $(tb_vpu_$(call vpu_f,$(1),2)_BIN) scripts/gate-check.sh
+	@$$(call run_test,vpu-gate-$(call vpu_f,$(1),1),scripts/gate-check.sh vpu-gate-$(call vpu_f,$(1),1) \
+	  $(tb_vpu_$(call vpu_f,$(1),1)_BIN) $(tb_vpu_$(call vpu_f,$(1),2)_BIN) $(if $(SEED),$(SEED),random) --bf16 1)
+endef
+$(foreach p,$(VPU_GATE_PAIRS),$(eval $(call vpu_gate_pair,$(p))))
+
 # The C model on its own, against the meaning of requantization and native
 # float arithmetic (no Verilator).
 VPU_MODEL_BIN := $(TB_BUILD)/bin/test_vpu_model
