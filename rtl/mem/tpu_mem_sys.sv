@@ -219,6 +219,14 @@ module tpu_mem_sys #(
     // Channel c arbitrates between the write queue (sources 0..NumPorts-1) and the read
     // queue (sources NumPorts..2*NumPorts-1) that every port holds for it.
 
+    // An arbiter's pointer moves only on a grant, so the arbiters' clock may stop while no
+    // queue requests any channel (GateIdle, simulation; one gate for all of them, since
+    // every gated clock costs the Verilated model's scheduler a little in every cycle).
+    logic clk_arb, unused_arb_on;
+    tpu_mem_cg #(.Enable(GateIdle)) u_arb_cg (
+      .clk_i, .en_i(|{wr_valid, rd_valid}), .clk_o(clk_arb), .en_o(unused_arb_on)
+    );
+
     for (genvar c = 0; c < NumPch; c++) begin : g_arb
       logic [NumSrc-1:0] req, gnt;
       logic [SrcW-1:0] idx;
@@ -229,12 +237,8 @@ module tpu_mem_sys #(
         assign wr_gnt[p*NumPch + c] = gnt[p] && ch_ready[c];
         assign rd_gnt[p*NumPch + c] = gnt[NumPorts+p] && ch_ready[c];
       end
-      // Its pointer moves only on a grant, so its clock may stop while nothing requests
-      // the channel (GateIdle, simulation).
-      logic clk_a, unused_a;
-      tpu_mem_cg #(.Enable(GateIdle)) u_cg (.clk_i, .en_i(|req), .clk_o(clk_a), .en_o(unused_a));
       tpu_mem_rr_arb #(.N(NumSrc)) u_arb (
-        .clk_i(clk_a), .rst_ni,
+        .clk_i(clk_arb), .rst_ni,
         .req_i(req), .take_i(ch_ready[c]), .valid_o(ch_valid[c]), .idx_o(idx), .gnt_o(gnt)
       );
       assign port = (idx >= SrcW'(NumPorts)) ? PortBits'(idx - SrcW'(NumPorts)) : PortBits'(idx);
