@@ -177,17 +177,6 @@ static uint32_t bits(const tb_port_t *p, int lsb, int w)
     return (uint32_t)(v & (w >= 32 ? 0xffffffffu : ((1u << w) - 1)));
 }
 
-static void set_bit(const tb_port_t *p, int b, bool v)
-{
-    if (p->store == 0) {
-        uint32_t *wd = (uint32_t *)p->ptr;
-        wd[b >> 5] = (wd[b >> 5] & ~(1u << (b & 31))) | ((uint32_t)v << (b & 31));
-    } else {
-        uint32_t x = get32(p);
-        set32(p, (x & ~(1u << b)) | ((uint32_t)v << b));
-    }
-}
-
 /* ------------------------------------------------------------------ clocking */
 
 static void check_finish(ptpu_sim_t *s)
@@ -222,9 +211,15 @@ static void devices(ptpu_sim_t *s)
 {
     uint8_t rd[BEAT];
     const int rb_bits = g_info.row_bits;
+    /* Up to 16 channels: 48 bits of row and 32 of column commands, read once. */
+    uint64_t rcs = bits(s->h_rcmd, 0, s->npch * 3 < 32 ? s->npch * 3 : 32);
+    uint64_t ccs = bits(s->h_ccmd, 0, s->npch * 2 < 32 ? s->npch * 2 : 32);
+    if (s->npch * 3 > 32)
+        rcs |= (uint64_t)bits(s->h_rcmd, 32, s->npch * 3 - 32) << 32;
+    uint32_t rv = 0;
     for (int c = 0; c < s->npch; c++) {
-        int rc = (int)bits(s->h_rcmd, c * 3, 3);
-        int cc = (int)bits(s->h_ccmd, c * 2, 2);
+        int rc = (int)(rcs >> (c * 3) & 7);
+        int cc = (int)(ccs >> (c * 2) & 3);
         int rb = 0, cb = 0, col = 0;
         uint32_t row = 0, strb = 0;
         const uint8_t *wd = NULL;
@@ -243,10 +238,11 @@ static void devices(ptpu_sim_t *s)
         if (cc || rc == HBM2_ACT || rc == HBM2_PRE || rc == HBM2_PREA)
             s->mem_cmd_cycle = s->cycle;
         bool v = hbm2_cycle(s->dev[c], rc, rb, row, cc, cb, col, wd, strb, rd);
-        set_bit(s->h_rvalid, c, v);
+        rv |= (uint32_t)v << c;
         if (v)
             memcpy((uint32_t *)s->h_rdata->ptr + c * 8, rd, BEAT);
     }
+    set32(s->h_rvalid, rv);
 }
 
 static void console_byte(ptpu_sim_t *s, char c)
