@@ -72,10 +72,14 @@ module tpu_vpu #(
   );
   // The configuration as the pipeline uses it: with GateIdle registered with each input
   // row (equal to the inputs while rows are in the pipeline), else the inputs.
+  // cfg_s: the scalar fields, in the order of {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi}.
+  logic [29:0]     cfg_s;
   logic [1:0]      c_out, c_pool;
   logic            c_relu, c_relu6;
   logic [7:0]      c_zp, c_lo, c_hi;
   logic [N*32-1:0] c_bias, c_m0, c_shift;
+  assign cfg_s = {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i, cfg_clamp_lo_i,
+                  cfg_clamp_hi_i};
 
   // The whole pipeline advances together unless a result waits at the output or (SerialMul)
   // the int8 element in the multiply stage is not multiplied yet: mc_q counts its steps.
@@ -113,16 +117,14 @@ module tpu_vpu #(
   if (GateIdle != 0) begin : g_cfg_reg
     always_ff @(posedge clk_v) begin
       if (s_fire) begin
-        {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi} <=
-            {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i, cfg_clamp_lo_i, cfg_clamp_hi_i};
+        {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi} <= cfg_s;
         c_bias  <= bias_i;
         c_m0    <= m0_i;
         c_shift <= shift_i;
       end
     end
   end else begin : g_cfg_in
-    assign {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi} =
-        {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i, cfg_clamp_lo_i, cfg_clamp_hi_i};
+    assign {c_out, c_pool, c_relu, c_relu6, c_zp, c_lo, c_hi} = cfg_s;
     assign c_bias  = bias_i;
     assign c_m0    = m0_i;
     assign c_shift = shift_i;
@@ -319,13 +321,13 @@ module tpu_vpu #(
   logic [CfgW-1:0] cfg_prev_q;
   logic            busy_prev_q;
   always_ff @(posedge clk_i) begin
+    logic [CfgW-1:0] cfg_now;
     busy_prev_q <= busy_o;
     if (busy_o) begin
-      cfg_prev_q <= {cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i,
-                     cfg_clamp_lo_i, cfg_clamp_hi_i, bias_i, m0_i, shift_i};
+      cfg_now = {cfg_s, bias_i, m0_i, shift_i};
+      cfg_prev_q <= cfg_now;
       if (rst_ni && busy_prev_q) begin
-        a_cfg_stable: assert ({cfg_out_i, cfg_pool_i, cfg_relu_i, cfg_relu6_i, cfg_zp_out_i,
-                               cfg_clamp_lo_i, cfg_clamp_hi_i, bias_i, m0_i, shift_i} == cfg_prev_q)
+        a_cfg_stable: assert (cfg_now == cfg_prev_q)
           else $error("tpu_vpu: configuration or VP rows changed while busy");
       end
     end
