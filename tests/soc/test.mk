@@ -47,6 +47,12 @@ $(SIM_RT): $(addprefix $(VINC)/,$(SIM_RT_SRCS))
 	  $(CXX) $(SIM_CXXFLAGS) -c $(VINC)/$$s -o $${s%.cpp}.o; done
 	$(AR) rcs $@ $(addprefix $(@D)/,$(SIM_RT_SRCS:.cpp=.o))
 
+# soc_sim_gflags,CONFIG: the SoC parameters of a simulation library (this one and the
+# benchmark library, tests/workloads/test.mk): the configuration's, the firmware RAM, the
+# interleave, wide MXU lanes and the simulation clock gates (same cycles, faster model).
+soc_sim_gflags = $(addprefix -G,$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" -GFwRamKb=$(SOC_FW_RAM_KB) \
+  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 -GSimGate=1 $(SIM_GFLAGS_$(1))
+
 define SIM_CONFIG
 SIM_$(1)_DIR := $(SIM_BUILD)/$(1)
 SIM_$(1)_LIB := $(SIM_BUILD)/$(1)/libpicotpu_sim.a
@@ -67,8 +73,7 @@ $$(SIM_$(1)_DIR)/obj/Vmodel__ALL.a: $(SOC_SRCS) mk/configs.mk
 	@echo "  VERILATE soc $(1) ($$(SOC_CFG_$(1)))"
 	@date +%s > $$(@D)/build_start
 	$(VERILATOR) --cc $(SIM_VFLAGS) --top-module tpu_soc --prefix Vmodel --Mdir $$(@D) \
-	  $$(addprefix -G,$$(SOC_CFG_$(1))) -GConfigName=\"$(1)\" -GFwRamKb=$(SOC_FW_RAM_KB) \
-	  -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 -GSimGate=1 $$(SIM_GFLAGS_$(1)) $(SOC_SRCS)
+	  $$(call soc_sim_gflags,$(1)) $(SOC_SRCS)
 	@$$(MAKE) -s -C $$(@D) -f Vmodel.mk VM_PARALLEL_BUILDS=1 OPT_FAST="-O2" OPT_SLOW=-O1 OPT_GLOBAL=-O1 Vmodel__ALL.a
 	@echo "  BUILT soc $(1) in $$$$(( $$$$(date +%s) - $$$$(cat $$(@D)/build_start) )) s"
 

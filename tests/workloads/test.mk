@@ -70,9 +70,7 @@ $(SIM_FAST_SO): $(SOC_SRCS) mk/configs.mk sim/picotpu_sim_glue.cpp sim/picotpu_s
 	@date +%s > $(SIM_FAST_DIR)/build_start
 	@echo "  VERILATE soc sim16 (benchmark library: no tracing, profile-guided)"
 	$(VERILATOR) --cc $(filter-out --trace-fst,$(SIM_VFLAGS)) $(SIM_FAST_VEXTRA) --top-module tpu_soc --prefix Vmodel \
-	  --Mdir $(SIM_FAST_DIR)/obj $(addprefix -G,$(SOC_CFG_sim16)) -GConfigName=\"sim16\" \
-	  -GFwRamKb=$(SOC_FW_RAM_KB) -GGranBytes=$(SOC_GRAN) -GBankHash=$(SOC_BANK_HASH) -GWideLanes=1 -GSimGate=1 \
-	  $(SIM_GFLAGS_sim16) $(SOC_SRCS)
+	  --Mdir $(SIM_FAST_DIR)/obj $(call soc_sim_gflags,sim16) $(SOC_SRCS)
 	@sim/tb/gen_ports.sh $(SIM_FAST_DIR)/obj/Vmodel.h > $(SIM_FAST_DIR)/obj/tb_ports.inc
 	$(CXX) $(SIM_FAST_CXXFLAGS) -I$(SIM_FAST_DIR)/obj -Isim -Isim/tb -c sim/picotpu_sim_glue.cpp \
 	  -o $(SIM_FAST_DIR)/glue.o
