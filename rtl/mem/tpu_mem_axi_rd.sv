@@ -220,7 +220,8 @@ module tpu_mem_axi_rd #(
       $fatal(1, "tpu_mem_axi_rd: RobDepth %0d is not a power of two >= 2", RobDepth);
   end
   always_ff @(posedge clk_i) begin
-    if (live_q) begin
+    // The test of any response first: the channel loop would otherwise run in every cycle.
+    if (live_q && rsp_valid_i != '0) begin
       for (int c = 0; c < NumPch; c++) begin
         if (mine(rsp_valid_i, rsp_tag_i, port_i, c) && done_q[rsp_tag_i[c*TagW +: RobBits]])
           $fatal(1, "tpu_mem_axi_rd %m: channel %0d answered slot %0d twice", c, rsp_tag_i[c*TagW +: RobBits]);

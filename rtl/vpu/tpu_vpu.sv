@@ -316,11 +316,14 @@ module tpu_vpu #(
   // An immediate assertion: Verilator 5.006 miscompiles the sampled copies of
   // vectors this wide that a concurrent property ($stable) would need.
   // The 1,566-bit copy is taken only while busy (the check needs the previous cycle's
-  // copy only after a busy cycle), not in every cycle of the simulation.
+  // copy only after a busy cycle), not in every cycle of the simulation.  On the gated
+  // clock: busy_o is registered state, so in a cycle without a clk_v edge it is low and
+  // stays low, and the first edge after a gap writes busy_prev_q low as clk_i would have
+  // (with GateIdle the block then costs nothing in idle cycles).
   localparam int unsigned CfgW = 3 * N * 32 + 30;
   logic [CfgW-1:0] cfg_prev_q;
   logic            busy_prev_q;
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_v) begin
     logic [CfgW-1:0] cfg_now;
     busy_prev_q <= busy_o;
     if (busy_o) begin
