@@ -471,15 +471,15 @@ module tpu_dma_rd #(
   assign {h_kind, h_code, h_last, h_off, h_share, h_nnew, h_addr, h_len0, h_out0, h_pad} = rq_rdata;
 
   logic [NbWidth-1:0]   g_q, g_d;           // new beats gathered for the head row
-  logic [WinWidth-1:0]  win_q, win_d;
+  logic [WinWidth-1:0]  win_q;
   logic [MaxBeats-1:0]  werr_q, werr_d;
-  logic [DataWidth-1:0] hold_q, hold_d;     // last beat of the previous memory row
+  logic [DataWidth-1:0] hold_q;            // last beat of the previous memory row
   logic                 hold_err_q, hold_err_d;
   logic [StsWidth-1:0]  err_q, err_d;       // first error of the current descriptor
   logic [AddrWidth-1:0] eaddr_q, eaddr_d;
   // Output row register and the status that goes with its last beat
   logic                  ov_q, ov_d;
-  logic [RowBytes*8-1:0] odata_q, odata_d;
+  logic [RowBytes*8-1:0] odata_q;
   logic                  olast_q, olast_d;
   logic                  oerr_q, oerr_d;
   logic [StsWidth-1:0]   pcode_q, pcode_d;
@@ -490,35 +490,25 @@ module tpu_dma_rd #(
   logic [AddrWidth-1:0]  saddr_q, saddr_d;
 
   logic [NbWidth-1:0]    need, gidx;
-  logic [WinWidth-1:0]   wv;
   logic [MaxBeats-1:0]   wv_err;
-  logic [RowBytes*8-1:0] wv_shift;
-  logic [RowBytes*8-1:0] row_data;
   logic                  beat_err;
   logic [NbWidth-1:0]    err_beat;
   logic [AddrWidth-1:0]  err_addr;
   logic                  can_done, gather, fire, needs_out, out_hs, out_free;
   logic [StsWidth-1:0]   new_err;
   logic [AddrWidth-1:0]  new_eaddr;
-  logic [LenWidth-1:0]   data_len;
+  logic                  hold_we, odata_we;
 
   assign need = h_nnew - g_q;
   assign gidx = g_q + NbWidth'(h_share);
 
-  // The head row's beats: the shared beat, the ones gathered so far and the
-  // one at the head of the read buffer.
+  // The error flags of the head row's beats: the shared beat, the ones gathered so far and
+  // the one at the head of the read buffer (wide_regs below takes their data the same way).
   always_comb begin
     for (int k = 0; k < MaxBeats; k++) begin
-      if (h_share && k == 0) begin
-        wv[k*DataWidth +: DataWidth] = hold_q;
-        wv_err[k] = hold_err_q;
-      end else if (NbWidth'(k) == g_q + NbWidth'(h_share)) begin
-        wv[k*DataWidth +: DataWidth] = df_data;
-        wv_err[k] = df_err;
-      end else begin
-        wv[k*DataWidth +: DataWidth] = win_q[k*DataWidth +: DataWidth];
-        wv_err[k] = werr_q[k];
-      end
+      if (h_share && k == 0) wv_err[k] = hold_err_q;
+      else if (NbWidth'(k) == gidx) wv_err[k] = df_err;
+      else wv_err[k] = werr_q[k];
     end
   end
 
@@ -535,16 +525,6 @@ module tpu_dma_rd #(
   end
   assign err_addr = {h_addr[AddrWidth-1:OffWidth] + BeatWidth'(err_beat), {OffWidth{1'b0}}};
 
-  // Cut the row out of its beats and pad it: bytes [0, len0) from memory,
-  // [len0, out0) the pad value, the rest zero.  Whole-vector masks rather
-  // than a per-byte loop keep the simulation fast at large RowBytes.
-  logic [RowBytes*8-1:0] data_mask, out_mask;
-  assign wv_shift  = (RowBytes*8)'(wv >> {h_off, 3'b000});
-  assign data_len  = h_kind == KindMem ? h_len0 : '0;
-  assign data_mask = ~({(RowBytes*8){1'b1}} << {data_len, 3'b000});
-  assign out_mask  = ~({(RowBytes*8){1'b1}} << {h_out0, 3'b000});
-  assign row_data  = (wv_shift & data_mask) |
-                     ({RowBytes{h_pad}} & out_mask & ~data_mask);
 
   assign m_row_valid_o = ov_q && !(olast_q && sv_q);
   assign out_hs        = m_row_valid_o && m_row_ready_i;
@@ -585,14 +565,11 @@ module tpu_dma_rd #(
 
   always_comb begin
     g_d        = g_q;
-    win_d      = win_q;
     werr_d     = werr_q;
-    hold_d     = hold_q;
     hold_err_d = hold_err_q;
     err_d      = err_q;
     eaddr_d    = eaddr_q;
     ov_d       = ov_q && !out_hs;
-    odata_d    = odata_q;
     olast_d    = olast_q;
     oerr_d     = oerr_q;
     pcode_d    = pcode_q;
@@ -603,25 +580,18 @@ module tpu_dma_rd #(
 
     if (gather) begin
       for (int k = 0; k < MaxBeats; k++) begin
-        if (gidx == NbWidth'(k)) begin
-          win_d[k*DataWidth +: DataWidth] = df_data;
-          werr_d[k] = df_err;
-        end
+        if (gidx == NbWidth'(k)) werr_d[k] = df_err;
       end
       g_d = g_q + NbWidth'(1);
     end
 
     if (fire) begin
       g_d = '0;
-      if (h_kind == KindMem && need != '0) begin
-        hold_d     = df_data;
-        hold_err_d = df_err;
-      end
+      if (h_kind == KindMem && need != '0) hold_err_d = df_err;
       if (h_last) begin
         ov_d    = 1'b1;
         olast_d = 1'b1;
         oerr_d  = new_err != tpu_dma_pkg::StsOk;
-        odata_d = new_err != tpu_dma_pkg::StsOk ? '0 : row_data;
         pcode_d = new_err;
         paddr_d = new_err != tpu_dma_pkg::StsOk ? new_eaddr : '0;
         err_d   = tpu_dma_pkg::StsOk;
@@ -630,7 +600,6 @@ module tpu_dma_rd #(
         ov_d    = 1'b1;
         olast_d = 1'b0;
         oerr_d  = 1'b0;
-        odata_d = row_data;
       end else begin
         err_d   = new_err;
         eaddr_d = new_eaddr;
@@ -641,6 +610,40 @@ module tpu_dma_rd #(
       sv_d    = 1'b1;
       scode_d = pcode_q;
       saddr_d = paddr_q;
+    end
+  end
+
+  // The wide data registers (the gathered beats, the held beat, the output row) are written
+  // with enables here rather than through next-state copies in the block above, and the
+  // row is cut only where the output register takes it: the wide shifts are not evaluated
+  // in the other cycles of the simulation.
+  // The output row: the head row cut out of its beats (the shared beat, the ones gathered
+  // so far and the one at the head of the read buffer) and padded, bytes [0, len0) from
+  // memory, [len0, out0) the pad value, the rest zero (whole-vector masks rather than a
+  // per-byte loop keep the simulation fast at large RowBytes); zero for the last row of a
+  // descriptor that failed.
+  assign hold_we  = fire && h_kind == KindMem && need != '0;
+  assign odata_we = fire && (h_last || new_err == tpu_dma_pkg::StsOk);
+  always_ff @(posedge clk_i) begin : wide_regs
+    logic [WinWidth-1:0]   wv;
+    logic [RowBytes*8-1:0] data_mask, out_mask;
+    logic [LenWidth-1:0]   data_len;
+    for (int k = 0; k < MaxBeats; k++) begin
+      if (gather && gidx == NbWidth'(k)) win_q[k*DataWidth +: DataWidth] <= df_data;
+    end
+    if (hold_we) hold_q <= df_data;
+    if (odata_we) begin
+      for (int k = 0; k < MaxBeats; k++) begin
+        if (h_share && k == 0) wv[k*DataWidth +: DataWidth] = hold_q;
+        else if (NbWidth'(k) == gidx) wv[k*DataWidth +: DataWidth] = df_data;
+        else wv[k*DataWidth +: DataWidth] = win_q[k*DataWidth +: DataWidth];
+      end
+      data_len  = h_kind == KindMem ? h_len0 : '0;
+      data_mask = ~({(RowBytes*8){1'b1}} << {data_len, 3'b000});
+      out_mask  = ~({(RowBytes*8){1'b1}} << {h_out0, 3'b000});
+      odata_q <= new_err != tpu_dma_pkg::StsOk ? '0
+               : ((RowBytes*8)'(wv >> {h_off, 3'b000}) & data_mask) |
+                 ({RowBytes{h_pad}} & out_mask & ~data_mask);
     end
   end
 
@@ -687,12 +690,9 @@ module tpu_dma_rd #(
     blen_q     <= blen_d;
     rs_q       <= rs_d;
     lastb_q    <= lastb_d;
-    win_q      <= win_d;
     werr_q     <= werr_d;
-    hold_q     <= hold_d;
     hold_err_q <= hold_err_d;
     eaddr_q    <= eaddr_d;
-    odata_q    <= odata_d;
     olast_q    <= olast_d;
     oerr_q     <= oerr_d;
     pcode_q    <= pcode_d;
