@@ -365,17 +365,26 @@ module tpu_dma_agen #(
 `ifndef SYNTHESIS
   initial assert (RowBytes >= 1 && RowBytes <= 4096)
     else $error("tpu_dma_agen: RowBytes %0d outside 1..4096", RowBytes);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) out_valid_q |->
-                   out_fb1_q == out_addr_q[AddrWidth-1:BeatOff] + BeatWidth'(1) &&
-                   out_lb_q == BeatWidth'((out_addr_q + AddrWidth'(out_len0_q) - 1'b1) >> BeatOff))
-    else $error("tpu_dma_agen: row beats %0h %0h for address %0h", out_fb1_q, out_lb_q, out_addr_q);
-  // abort_i only comes while a descriptor is being walked or its last row waits.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   abort_i |-> (it_active_q || (out_valid_q && out_last_q)))
-    else $error("tpu_dma_agen: abort with no descriptor in progress");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   out_valid_q && !row_ready_i |=> out_valid_q && $stable(out_addr_q))
-    else $error("tpu_dma_agen: row output changed while stalled");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).  The
+  // stall check looks at the next state (out_addr_q at the next edge is out_addr_d).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      if (out_valid_q) begin
+        assert (out_fb1_q == out_addr_q[AddrWidth-1:BeatOff] + BeatWidth'(1) &&
+                out_lb_q == BeatWidth'((out_addr_q + AddrWidth'(out_len0_q) - 1'b1) >> BeatOff))
+          else $error("tpu_dma_agen: row beats %0h %0h for address %0h", out_fb1_q, out_lb_q, out_addr_q);
+      end
+      // abort_i only comes while a descriptor is being walked or its last row waits.
+      if (abort_i) begin
+        assert (it_active_q || (out_valid_q && out_last_q))
+          else $error("tpu_dma_agen: abort with no descriptor in progress");
+      end
+      if (out_valid_q && !row_ready_i) begin
+        assert (out_valid_d && out_addr_d == out_addr_q)
+          else $error("tpu_dma_agen: row output changed while stalled");
+      end
+    end
+  end
 `endif
 
 endmodule

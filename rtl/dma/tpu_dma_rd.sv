@@ -717,34 +717,46 @@ module tpu_dma_rd #(
     assert (AddrWidth > OffWidth + PageWidth && AddrWidth <= 64)
       else $error("tpu_dma_rd: AddrWidth %0d too small", AddrWidth);
   end
-  // Credits guarantee room for every beat requested.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) m_axi_rvalid_i |-> !df_full)
-    else $error("tpu_dma_rd: R beat with a full read buffer");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) m_axi_rvalid_i |-> m_axi_rid_i == IdWidth'(AxiId))
-    else $error("tpu_dma_rd: R beat with a foreign ID");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) 16'(cred_q) >= 16'(reserve))
-    else $error("tpu_dma_rd: credit underflow");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) cred_q <= CredWidth'(ReadBufBeats))
-    else $error("tpu_dma_rd: credit overflow");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) open_q |-> blen_q != '0 && blen_q <= BlenWidth'(MaxBurst))
-    else $error("tpu_dma_rd: bad open burst length");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(asm_fire_last && lastcnt_q == '0))
-    else $error("tpu_dma_rd: descriptor end without its marker");
-  // A burst never crosses a 4 KB page.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   open_q |-> 13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k))
-    else $error("tpu_dma_rd: burst crosses 4 KB");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   ag_valid |-> complete == (k16 == 16'(nrun)) && credit == (16'(cred_q) >= k16) &&
-                   src[32'(sel)*BeatWidth +: BeatWidth] == rstart &&
-                   s_nrun[32'(sel)*NbWidth +: NbWidth] == nrun && s_pl[32'(sel)*16 +: 16] == page_left)
-    else $error("tpu_dma_rd: builder compares disagree with k16 %0d (nrun %0d)", k16, nrun);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   open_q |-> bend_q == bstart_q + BeatWidth'(blen_q))
-    else $error("tpu_dma_rd: burst end register %0h, start %0h + %0d", bend_q, bstart_q, blen_q);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   m_axi_arvalid_o && !m_axi_arready_i |=> m_axi_arvalid_o && $stable(m_axi_araddr_o))
-    else $error("tpu_dma_rd: AR changed while stalled");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  logic ar_stall_q;
+  logic [AddrWidth-1:0] araddr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ar_stall_q <= 1'b0;
+    else ar_stall_q <= m_axi_arvalid_o && !m_axi_arready_i;
+  end
+  always_ff @(posedge clk_i) begin : checks
+    araddr_q <= m_axi_araddr_o;
+    if (rst_ni) begin
+      // Credits guarantee room for every beat requested.
+      if (m_axi_rvalid_i) begin
+        assert (!df_full) else $error("tpu_dma_rd: R beat with a full read buffer");
+        assert (m_axi_rid_i == IdWidth'(AxiId)) else $error("tpu_dma_rd: R beat with a foreign ID");
+      end
+      assert (16'(cred_q) >= 16'(reserve)) else $error("tpu_dma_rd: credit underflow");
+      assert (cred_q <= CredWidth'(ReadBufBeats)) else $error("tpu_dma_rd: credit overflow");
+      assert (!(asm_fire_last && lastcnt_q == '0))
+        else $error("tpu_dma_rd: descriptor end without its marker");
+      if (open_q) begin
+        assert (blen_q != '0 && blen_q <= BlenWidth'(MaxBurst))
+          else $error("tpu_dma_rd: bad open burst length");
+        // A burst never crosses a 4 KB page.
+        assert (13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k))
+          else $error("tpu_dma_rd: burst crosses 4 KB");
+        assert (bend_q == bstart_q + BeatWidth'(blen_q))
+          else $error("tpu_dma_rd: burst end register %0h, start %0h + %0d", bend_q, bstart_q, blen_q);
+      end
+      if (ag_valid) begin
+        assert (complete == (k16 == 16'(nrun)) && credit == (16'(cred_q) >= k16) &&
+                src[32'(sel)*BeatWidth +: BeatWidth] == rstart &&
+                s_nrun[32'(sel)*NbWidth +: NbWidth] == nrun && s_pl[32'(sel)*16 +: 16] == page_left)
+          else $error("tpu_dma_rd: builder compares disagree with k16 %0d (nrun %0d)", k16, nrun);
+      end
+      if (ar_stall_q) begin
+        assert (m_axi_arvalid_o && m_axi_araddr_o == araddr_q)
+          else $error("tpu_dma_rd: AR changed while stalled");
+      end
+    end
+  end
 `endif
 
 endmodule

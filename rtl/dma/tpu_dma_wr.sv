@@ -602,30 +602,41 @@ module tpu_dma_wr #(
     assert (MaxOutstanding >= 2 && (1 << RingPtr) == MaxOutstanding)
       else $error("tpu_dma_wr: MaxOutstanding %0d must be a power of two >= 2", MaxOutstanding);
   end
-  assert property (@(posedge clk_i) disable iff (!rst_ni) m_axi_bvalid_i |-> bp_q != ap_q)
-    else $error("tpu_dma_wr: B response with no write in flight");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) m_axi_bvalid_i |-> m_axi_bid_i == IdWidth'(AxiId))
-    else $error("tpu_dma_wr: B response with a foreign ID");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) (wq_push && e_end) |-> rec_push)
-    else $error("tpu_dma_wr: last burst of a descriptor without its record");
-  // An open burst always ends in the open beat, so the flush closes it.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !acc_v_q |-> blen_q == '0)
-    else $error("tpu_dma_wr: open burst without an open beat");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) retire_b |-> rec_has)
-    else $error("tpu_dma_wr: last B of a descriptor without its record");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(load && rr_v_q && !rr_done))
-    else $error("tpu_dma_wr: row register overwritten");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   rr_v_q |-> rr_nx_q == rr_fb_q + BeatWidth'(rr_j_q))
-    else $error("tpu_dma_wr: next beat register %0h, row beat %0h", rr_nx_q, rr_fb_q + BeatWidth'(rr_j_q));
-  assert property (@(posedge clk_i) disable iff (!rst_ni) acc_v_q |-> acc_beat1_q == acc_beat_q + 1'b1)
-    else $error("tpu_dma_wr: open beat + 1 register");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k) || blen_q == '0)
-    else $error("tpu_dma_wr: burst crosses 4 KB");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   m_axi_awvalid_o && !m_axi_awready_i |=> m_axi_awvalid_o && $stable(m_axi_awaddr_o))
-    else $error("tpu_dma_wr: AW changed while stalled");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  logic aw_stall_q;
+  logic [AddrWidth-1:0] awaddr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) aw_stall_q <= 1'b0;
+    else aw_stall_q <= m_axi_awvalid_o && !m_axi_awready_i;
+  end
+  always_ff @(posedge clk_i) begin : checks
+    awaddr_q <= m_axi_awaddr_o;
+    if (rst_ni) begin
+      if (m_axi_bvalid_i) begin
+        assert (bp_q != ap_q) else $error("tpu_dma_wr: B response with no write in flight");
+        assert (m_axi_bid_i == IdWidth'(AxiId)) else $error("tpu_dma_wr: B response with a foreign ID");
+      end
+      assert (!(wq_push && e_end) || rec_push)
+        else $error("tpu_dma_wr: last burst of a descriptor without its record");
+      // An open burst always ends in the open beat, so the flush closes it.
+      assert (acc_v_q || blen_q == '0) else $error("tpu_dma_wr: open burst without an open beat");
+      assert (!retire_b || rec_has) else $error("tpu_dma_wr: last B of a descriptor without its record");
+      assert (!(load && rr_v_q && !rr_done)) else $error("tpu_dma_wr: row register overwritten");
+      if (rr_v_q) begin
+        assert (rr_nx_q == rr_fb_q + BeatWidth'(rr_j_q))
+          else $error("tpu_dma_wr: next beat register %0h, row beat %0h", rr_nx_q, rr_fb_q + BeatWidth'(rr_j_q));
+      end
+      if (acc_v_q) begin
+        assert (acc_beat1_q == acc_beat_q + 1'b1) else $error("tpu_dma_wr: open beat + 1 register");
+      end
+      assert (13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k) || blen_q == '0)
+        else $error("tpu_dma_wr: burst crosses 4 KB");
+      if (aw_stall_q) begin
+        assert (m_axi_awvalid_o && m_axi_awaddr_o == awaddr_q)
+          else $error("tpu_dma_wr: AW changed while stalled");
+      end
+    end
+  end
 `endif
 
 endmodule

@@ -870,23 +870,27 @@ module tpu_link #(
       else $error("tpu_link: BufBytes %0d must be 4, 8, 16 or 32", BufBytes);
     assert (ByteTimeout >= 2) else $error("tpu_link: ByteTimeout must be >= 2");
   end
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(pay_write && est_q != EIdle))
-    else $error("tpu_link: the parser wrote the buffer while the engine was busy");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(buf_we && 32'(buf_waddr) >= BufWords))
-    else $error("tpu_link: buffer write beyond the buffer");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(m_axi_rvalid_i && est_q != ERead))
-    else $error("tpu_link: R beat outside a MEM_READ");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(m_axi_bvalid_i && est_q != EWrite))
-    else $error("tpu_link: B response outside a MEM_WRITE");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   !(r_hs && m_axi_rid_i != IdWidth'(AxiId)) && !(b_hs && m_axi_bid_i != IdWidth'(AxiId)))
-    else $error("tpu_link: response with a foreign ID");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(cap_valid_q && beat_full_q))
-    else $error("tpu_link: beat register overwritten");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(w_hs && w_left_q == '0))
-    else $error("tpu_link: W beat beyond the transfer");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(s_byte_valid_i && !s_byte_ready_o && BackPressure == 0))
-    else $error("tpu_link: byte refused without back-pressure");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      assert (!(pay_write && est_q != EIdle))
+        else $error("tpu_link: the parser wrote the buffer while the engine was busy");
+      assert (!(buf_we && 32'(buf_waddr) >= BufWords))
+        else $error("tpu_link: buffer write beyond the buffer");
+      assert (!(m_axi_rvalid_i && est_q != ERead))
+        else $error("tpu_link: R beat outside a MEM_READ");
+      assert (!(m_axi_bvalid_i && est_q != EWrite))
+        else $error("tpu_link: B response outside a MEM_WRITE");
+      assert (!(r_hs && m_axi_rid_i != IdWidth'(AxiId)) && !(b_hs && m_axi_bid_i != IdWidth'(AxiId)))
+        else $error("tpu_link: response with a foreign ID");
+      assert (!(cap_valid_q && beat_full_q))
+        else $error("tpu_link: beat register overwritten");
+      assert (!(w_hs && w_left_q == '0))
+        else $error("tpu_link: W beat beyond the transfer");
+      assert (!(s_byte_valid_i && !s_byte_ready_o && BackPressure == 0))
+        else $error("tpu_link: byte refused without back-pressure");
+    end
+  end
 `endif
 
   // rlast is implied by the beat count: every burst's beats are counted, not flagged.

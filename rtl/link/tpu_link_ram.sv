@@ -32,12 +32,13 @@ module tpu_link_ram #(
 
   // Assertions
 `ifndef SYNTHESIS
-  assert property (@(posedge clk_i) !we_i || 32'(waddr_i) < Depth)
-    else $error("tpu_link_ram: write beyond the RAM");
-  assert property (@(posedge clk_i) !re_i || 32'(raddr_i) < Depth)
-    else $error("tpu_link_ram: read beyond the RAM");
-  assert property (@(posedge clk_i) !(we_i && re_i && waddr_i == raddr_i))
-    else $error("tpu_link_ram: read and write of the same word in one cycle");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    assert (!we_i || 32'(waddr_i) < Depth) else $error("tpu_link_ram: write beyond the RAM");
+    assert (!re_i || 32'(raddr_i) < Depth) else $error("tpu_link_ram: read beyond the RAM");
+    assert (!(we_i && re_i && waddr_i == raddr_i))
+      else $error("tpu_link_ram: read and write of the same word in one cycle");
+  end
 `endif
 
 endmodule

@@ -202,13 +202,17 @@ module tpu_link_tx #(
 `ifndef SYNTHESIS
   initial assert (BufBytes >= 4 && BufBytes <= 32 && (1 << LaneW) == BufBytes)
     else $error("tpu_link_tx: BufBytes %0d must be 4, 8, 16 or 32", BufBytes);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(push && !pop && cnt_q == 3'd4))
-    else $error("tpu_link_tx: output FIFO overflow");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(start_i && busy_o))
-    else $error("tpu_link_tx: start while busy");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   !(buf_re_o && 32'(buf_raddr_o) >= BufWords))
-    else $error("tpu_link_tx: payload read beyond the buffer");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      assert (!(push && !pop && cnt_q == 3'd4))
+        else $error("tpu_link_tx: output FIFO overflow");
+      assert (!(start_i && busy_o))
+        else $error("tpu_link_tx: start while busy");
+      assert (!(buf_re_o && 32'(buf_raddr_o) >= BufWords))
+        else $error("tpu_link_tx: payload read beyond the buffer");
+    end
+  end
 `endif
 
 endmodule

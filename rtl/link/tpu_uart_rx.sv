@@ -122,8 +122,13 @@ module tpu_uart_rx #(
   // Assertions
 `ifndef SYNTHESIS
   initial assert (Div >= 4) else $error("tpu_uart_rx: Div %0d must be >= 4", Div);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(valid_q && ferr_q))
-    else $error("tpu_uart_rx: a byte both valid and in error");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      assert (!(valid_q && ferr_q))
+        else $error("tpu_uart_rx: a byte both valid and in error");
+    end
+  end
 `endif
 
 endmodule

@@ -136,9 +136,13 @@ module tpu_acc #(
 `ifndef SYNTHESIS
   logic rd_now;
   assign rd_now = (ReadPort != 0) ? rd_valid_i : (rd_valid_i && !in_valid_i);
-  a_no_rd_collision: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(rd_now && sb_valid_q && rd_addr_i == sb_addr_q))
-    else $error("tpu_acc: the read port reads the row being written");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_no_rd_collision: assert (!(rd_now && sb_valid_q && rd_addr_i == sb_addr_q))
+        else $error("tpu_acc: the read port reads the row being written");
+    end
+  end
 `endif
 
 endmodule

@@ -230,15 +230,17 @@ module tpu_mxu #(
   // Assertions
 `ifndef SYNTHESIS
   // Rows of a block reuse its tile; a block must have started first.
-  a_block_started: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(a_fire && !a_first_i && !started_q))
-    else $error("tpu_mxu: activation row without a loaded tile (no a_first_i yet)");
-  a_inflight_bound: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      inflight_q <= IW'(Lat))
-    else $error("tpu_mxu: more rows in flight than the array holds");
-  a_mode_in_block: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(a_fire && !a_first_i && a_bf16_i != bf16_q))
-    else $error("tpu_mxu: data type changed inside a block");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_block_started: assert (!(a_fire && !a_first_i && !started_q))
+        else $error("tpu_mxu: activation row without a loaded tile (no a_first_i yet)");
+      a_inflight_bound: assert (inflight_q <= IW'(Lat))
+        else $error("tpu_mxu: more rows in flight than the array holds");
+      a_mode_in_block: assert (!(a_fire && !a_first_i && a_bf16_i != bf16_q))
+        else $error("tpu_mxu: data type changed inside a block");
+    end
+  end
 `endif
 
 endmodule

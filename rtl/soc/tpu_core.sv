@@ -750,12 +750,15 @@ module tpu_core #(
 
   // Assertions
 `ifndef SYNTHESIS
-  a_tok_nonneg: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (tok_pop & ~tok_avail) == '0)
-    else $error("tpu_core: token popped from an empty counter");
-  a_no_dispatch_idle: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !((ld_push || cq_push || st_push) && !running))
-    else $error("tpu_core: dispatch while no program runs");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_tok_nonneg: assert ((tok_pop & ~tok_avail) == '0)
+        else $error("tpu_core: token popped from an empty counter");
+      a_no_dispatch_idle: assert (!((ld_push || cq_push || st_push) && !running))
+        else $error("tpu_core: dispatch while no program runs");
+    end
+  end
 `endif
 
   logic unused;

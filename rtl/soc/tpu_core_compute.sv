@@ -542,27 +542,25 @@ module tpu_core_compute #(
     wb_rnext_q <= wb_rnext_o;
     vp_rnext_q <= vp_rnext_o;
   end
-  a_ub_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(chk_q && ub_rnext_q != ub_raddr))
-    else $error("tpu_core_compute: UB read row %0h, announced %0h", ub_raddr, ub_rnext_q);
-  a_wb_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(chk_q && wb_rnext_q != wb_raddr))
-    else $error("tpu_core_compute: WB read row %0h, announced %0h", wb_raddr, wb_rnext_q);
-  a_vp_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(chk_q && vp_rnext_q != vp_raddr))
-    else $error("tpu_core_compute: VP read row %0h, announced %0h", vp_raddr, vp_rnext_q);
-  a_acc_order: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(run && !earlier_done))
-    else $error("tpu_core_compute: ACTIVATE reads ACC before an earlier MATMUL completed");
-  a_acc_fifo: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(r_dvalid && rd_pend_q && af_full))
-    else $error("tpu_core_compute: ACC row FIFO overflow");
-  a_read_known: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(r_dvalid && !rd_pend_q))
-    else $error("tpu_core_compute: ACC data without a read");
-  a_vpu_out: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(m_valid && !run))
-    else $error("tpu_core_compute: vector unit output outside an ACTIVATE");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_ub_rnext: assert (!(chk_q && ub_rnext_q != ub_raddr))
+        else $error("tpu_core_compute: UB read row %0h, announced %0h", ub_raddr, ub_rnext_q);
+      a_wb_rnext: assert (!(chk_q && wb_rnext_q != wb_raddr))
+        else $error("tpu_core_compute: WB read row %0h, announced %0h", wb_raddr, wb_rnext_q);
+      a_vp_rnext: assert (!(chk_q && vp_rnext_q != vp_raddr))
+        else $error("tpu_core_compute: VP read row %0h, announced %0h", vp_raddr, vp_rnext_q);
+      a_acc_order: assert (!(run && !earlier_done))
+        else $error("tpu_core_compute: ACTIVATE reads ACC before an earlier MATMUL completed");
+      a_acc_fifo: assert (!(r_dvalid && rd_pend_q && af_full))
+        else $error("tpu_core_compute: ACC row FIFO overflow");
+      a_read_known: assert (!(r_dvalid && !rd_pend_q))
+        else $error("tpu_core_compute: ACC data without a read");
+      a_vpu_out: assert (!(m_valid && !run))
+        else $error("tpu_core_compute: vector unit output outside an ACTIVATE");
+    end
+  end
 `endif
 
   logic unused;

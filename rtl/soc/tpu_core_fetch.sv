@@ -499,15 +499,17 @@ module tpu_core_fetch #(
 
   // Assertions
 `ifndef SYNTHESIS
-  a_no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(buf_push && buf_full && !buf_pop))
-    else $error("tpu_core_fetch: prefetch buffer overflow");
-  a_beat_expected: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(m_fetch_rvalid_i && out_q == '0))
-    else $error("tpu_core_fetch: read beat with no burst outstanding");
-  a_start_quiet: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(start_i && (!quiet_o || run_q)))
-    else $error("tpu_core_fetch: start while a program still runs or fetches");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_no_overflow: assert (!(buf_push && buf_full && !buf_pop))
+        else $error("tpu_core_fetch: prefetch buffer overflow");
+      a_beat_expected: assert (!(m_fetch_rvalid_i && out_q == '0))
+        else $error("tpu_core_fetch: read beat with no burst outstanding");
+      a_start_quiet: assert (!(start_i && (!quiet_o || run_q)))
+        else $error("tpu_core_fetch: start while a program still runs or fetches");
+    end
+  end
 `endif
 
   logic unused;

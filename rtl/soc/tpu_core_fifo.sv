@@ -72,12 +72,15 @@ module tpu_core_fifo #(
 `ifndef SYNTHESIS
   initial assert (Depth >= 2 && (1 << PtrWidth) == Depth)
     else $error("tpu_core_fifo: Depth %0d must be a power of two >= 2", Depth);
-  a_no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(push_i && full_o && !pop_i && !flush_i))
-    else $error("tpu_core_fifo: push into a full FIFO");
-  a_no_underflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(pop_i && empty_o && !flush_i))
-    else $error("tpu_core_fifo: pop from an empty FIFO");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_no_overflow: assert (!(push_i && full_o && !pop_i && !flush_i))
+        else $error("tpu_core_fifo: push into a full FIFO");
+      a_no_underflow: assert (!(pop_i && empty_o && !flush_i))
+        else $error("tpu_core_fifo: pop from an empty FIFO");
+    end
+  end
 `endif
 
 endmodule

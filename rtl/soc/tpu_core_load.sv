@@ -222,15 +222,17 @@ module tpu_core_load #(
 
   // Assertions
 `ifndef SYNTHESIS
-  a_no_bad_desc: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(sts_valid_i && sts_ready_o && sts_code_i == tpu_dma_pkg::StsBadDesc))
-    else $error("tpu_core_load: decode let a bad descriptor through");
-  a_row_in_phase: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(row_valid_i && f_empty))
-    else $error("tpu_core_load: DMA row outside a LOAD");
-  a_sts_after_rows: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(sts_valid_i && s_empty))
-    else $error("tpu_core_load: DMA status before the last row");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_no_bad_desc: assert (!(sts_valid_i && sts_ready_o && sts_code_i == tpu_dma_pkg::StsBadDesc))
+        else $error("tpu_core_load: decode let a bad descriptor through");
+      a_row_in_phase: assert (!(row_valid_i && f_empty))
+        else $error("tpu_core_load: DMA row outside a LOAD");
+      a_sts_after_rows: assert (!(sts_valid_i && s_empty))
+        else $error("tpu_core_load: DMA status before the last row");
+    end
+  end
 `endif
 
   logic unused;

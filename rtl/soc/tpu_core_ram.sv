@@ -116,12 +116,15 @@ module tpu_core_ram #(
 `ifndef SYNTHESIS
   initial assert (NumWrite >= 1 && NumWrite <= 2 && NumRead >= 1 && NumRead <= 2)
     else $error("tpu_core_ram: NumWrite %0d / NumRead %0d must be 1 or 2", NumWrite, NumRead);
-  a_w0_range: assert property (@(posedge clk_i) !(we0_i && 32'(waddr0_i) >= Rows))
-    else $error("tpu_core_ram: write port 0 row %0d outside %0d rows", waddr0_i, Rows);
-  a_w1_range: assert property (@(posedge clk_i) !(NumWrite > 1 && we1_i && 32'(waddr1_i) >= Rows))
-    else $error("tpu_core_ram: write port 1 row %0d outside %0d rows", waddr1_i, Rows);
-  a_w1_unused: assert property (@(posedge clk_i) !(NumWrite < 2 && we1_i))
-    else $error("tpu_core_ram: write on port 1 of a one-write-port RAM");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    a_w0_range: assert (!(we0_i && 32'(waddr0_i) >= Rows))
+      else $error("tpu_core_ram: write port 0 row %0d outside %0d rows", waddr0_i, Rows);
+    a_w1_range: assert (!(NumWrite > 1 && we1_i && 32'(waddr1_i) >= Rows))
+      else $error("tpu_core_ram: write port 1 row %0d outside %0d rows", waddr1_i, Rows);
+    a_w1_unused: assert (!(NumWrite < 2 && we1_i))
+      else $error("tpu_core_ram: write on port 1 of a one-write-port RAM");
+  end
 `endif
 
 endmodule

@@ -237,16 +237,17 @@ module tpu_core_store #(
     else         chk_q <= 1'b1;
   end
   always_ff @(posedge clk_i) ub_rnext_q <= ub_rpick_o ? ub_rnextb_o : ub_rnext_o;
-  a_ub_rnext: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(chk_q && ub_rnext_q != ub_raddr_q))
-    else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr_q, ub_rnext_q);
-  a_ub_raddr: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(run_q && (ub_raddr_q != ub_raddr || ub_raddr1_q != ub_raddr + 16'd1)))
-    else $error("tpu_core_store: UB row %0h, expected %0h", ub_raddr_q, ub_raddr);
-  a_no_bad_desc: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(sts_valid_i && sts_ready_o &&
-        (sts_code_i == tpu_dma_pkg::StsBadDesc || sts_code_i == tpu_dma_pkg::StsStream)))
-    else $error("tpu_core_store: DMA reported a bad descriptor or stream");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      a_ub_rnext: assert (!(chk_q && ub_rnext_q != ub_raddr_q))
+        else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr_q, ub_rnext_q);
+      a_ub_raddr: assert (!(run_q && (ub_raddr_q != ub_raddr || ub_raddr1_q != ub_raddr + 16'd1)))
+        else $error("tpu_core_store: UB row %0h, expected %0h", ub_raddr_q, ub_raddr);
+      a_no_bad_desc: assert (!(sts_valid_i && sts_ready_o && (sts_code_i == tpu_dma_pkg::StsBadDesc || sts_code_i == tpu_dma_pkg::StsStream)))
+        else $error("tpu_core_store: DMA reported a bad descriptor or stream");
+    end
+  end
 `endif
 
 endmodule

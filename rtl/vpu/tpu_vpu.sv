@@ -307,12 +307,23 @@ module tpu_vpu #(
     if (!rst_ni)     expect_first_q <= 1'b1;
     else if (s_fire) expect_first_q <= s_last_i;
   end
-  a_window: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      s_fire |-> (s_first_i == expect_first_q))
-    else $error("tpu_vpu: s_first_i does not follow the windows (a first row after a last row)");
-  a_pool_none: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (s_fire && cfg_pool_i == 2'd0) |-> (s_first_i && s_last_i))
-    else $error("tpu_vpu: POOL_NONE with a window of more than one row");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      if (s_fire) begin
+        a_window: assert ((s_first_i == expect_first_q))
+          else $error("tpu_vpu: s_first_i does not follow the windows (a first row after a last row)");
+      end
+      if ((s_fire && cfg_pool_i == 2'd0)) begin
+        a_pool_none: assert ((s_first_i && s_last_i))
+          else $error("tpu_vpu: POOL_NONE with a window of more than one row");
+      end
+      if ((s_fire && EnableBf16 == 0)) begin
+        a_no_fp: assert ((cfg_out_i == 2'd0))
+          else $error("tpu_vpu: fp output in an int8-only configuration");
+      end
+    end
+  end
   // An immediate assertion: Verilator 5.006 miscompiles the sampled copies of
   // vectors this wide that a concurrent property ($stable) would need.
   // The 1,566-bit copy is taken only while busy (the check needs the previous cycle's
@@ -335,12 +346,17 @@ module tpu_vpu #(
       end
     end
   end
-  a_no_fp: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (s_fire && EnableBf16 == 0) |-> (cfg_out_i == 2'd0))
-    else $error("tpu_vpu: fp output in an int8-only configuration");
-  a_m_hold: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (m_valid_o && !m_ready_i) |=> m_valid_o)
-    else $error("tpu_vpu: result withdrawn");
+  // A result offered and not taken is offered again in the next cycle.
+  logic m_stall_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) m_stall_q <= 1'b0;
+    else m_stall_q <= m_valid_o && !m_ready_i;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && m_stall_q) begin
+      a_m_hold: assert (m_valid_o) else $error("tpu_vpu: result withdrawn");
+    end
+  end
 `endif
 
 endmodule
