@@ -71,7 +71,12 @@ module tpu_lite_fifo #(
   initial begin
     if (Depth < 2 || (Depth & (Depth - 1)) != 0) $fatal(1, "tpu_lite_fifo: Depth %0d is not a power of two >= 2", Depth);
   end
-  assert property (@(posedge clk_i) disable iff (!rst_ni) cnt_q <= (AW + 1)'(Depth))
-    else $error("tpu_lite_fifo: count %0d > %0d", cnt_q, Depth);
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      assert (cnt_q <= (AW + 1)'(Depth))
+        else $error("tpu_lite_fifo: count %0d > %0d", cnt_q, Depth);
+    end
+  end
 `endif
 endmodule

@@ -311,7 +311,12 @@ module tpu_lite_soc #(
   always_ff @(posedge clk_i) begin
     if (console_valid && SimConsole != 0) $write("%c", console_data);
   end
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(imem_req_valid && (dmem_req_valid || b_valid)))
-    else $error("tpu_lite_soc: fetch and data request in one cycle");
+  // Immediate assertions in a clocked block, not properties (docs/verification.md).
+  always_ff @(posedge clk_i) begin : checks
+    if (rst_ni) begin
+      assert (!(imem_req_valid && (dmem_req_valid || b_valid)))
+        else $error("tpu_lite_soc: fetch and data request in one cycle");
+    end
+  end
 `endif
 endmodule
