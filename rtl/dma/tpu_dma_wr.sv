@@ -624,7 +624,8 @@ module tpu_dma_wr #(
       assert (!(load && rr_v_q && !rr_done)) else $error("tpu_dma_wr: row register overwritten");
       if (rr_v_q) begin
         assert (rr_nx_q == rr_fb_q + BeatWidth'(rr_j_q))
-          else $error("tpu_dma_wr: next beat register %0h, row beat %0h", rr_nx_q, rr_fb_q + BeatWidth'(rr_j_q));
+          else $error("tpu_dma_wr: next beat register %0h, row beat %0h", rr_nx_q,
+                      rr_fb_q + BeatWidth'(rr_j_q));
       end
       if (acc_v_q) begin
         assert (acc_beat1_q == acc_beat_q + 1'b1) else $error("tpu_dma_wr: open beat + 1 register");

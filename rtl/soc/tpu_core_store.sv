@@ -244,7 +244,9 @@ module tpu_core_store #(
         else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr_q, ub_rnext_q);
       a_ub_raddr: assert (!(run_q && (ub_raddr_q != ub_raddr || ub_raddr1_q != ub_raddr + 16'd1)))
         else $error("tpu_core_store: UB row %0h, expected %0h", ub_raddr_q, ub_raddr);
-      a_no_bad_desc: assert (!(sts_valid_i && sts_ready_o && (sts_code_i == tpu_dma_pkg::StsBadDesc || sts_code_i == tpu_dma_pkg::StsStream)))
+      a_no_bad_desc: assert (!(sts_valid_i && sts_ready_o &&
+                               (sts_code_i == tpu_dma_pkg::StsBadDesc ||
+                                sts_code_i == tpu_dma_pkg::StsStream)))
         else $error("tpu_core_store: DMA reported a bad descriptor or stream");
     end
   end

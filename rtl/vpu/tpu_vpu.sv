@@ -311,15 +311,15 @@ module tpu_vpu #(
   always_ff @(posedge clk_i) begin : checks
     if (rst_ni) begin
       if (s_fire) begin
-        a_window: assert ((s_first_i == expect_first_q))
+        a_window: assert (s_first_i == expect_first_q)
           else $error("tpu_vpu: s_first_i does not follow the windows (a first row after a last row)");
       end
-      if ((s_fire && cfg_pool_i == 2'd0)) begin
-        a_pool_none: assert ((s_first_i && s_last_i))
+      if (s_fire && cfg_pool_i == 2'd0) begin
+        a_pool_none: assert (s_first_i && s_last_i)
           else $error("tpu_vpu: POOL_NONE with a window of more than one row");
       end
-      if ((s_fire && EnableBf16 == 0)) begin
-        a_no_fp: assert ((cfg_out_i == 2'd0))
+      if (s_fire && EnableBf16 == 0) begin
+        a_no_fp: assert (cfg_out_i == 2'd0)
           else $error("tpu_vpu: fp output in an int8-only configuration");
       end
     end
