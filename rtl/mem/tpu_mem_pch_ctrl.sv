@@ -234,10 +234,15 @@ module tpu_mem_pch_ctrl #(
   logic pol_start;                       // the refresh policy starts a refresh this cycle
   assign pol_start = (RefreshMode == 0) ? (!rpend_q && owed_q != '0 && (owed_q >= 4'(RefPostpone) || qidle_q == '1))
                                         : (!force_q && owed_q != '0);
-  assign gate_en = s_req_valid_i || m_hbm_rvalid_i || rq_v_q || busy_q || rpend_q || ovf || pol_start;
+  // A busy controller's gate also stays shut while it only waits for a timer (waiting,
+  // see "wait gate" below).
+  logic waiting;
+  assign gate_en = s_req_valid_i || m_hbm_rvalid_i || rq_v_q || (busy_q && !waiting) || rpend_q || ovf ||
+                   pol_start;
   // skip: clk_i edges without a clk_g edge since the last clk_g edge (saturating; only
-  // read by the clk_g registers, at their edge).
+  // read by the clk_g registers, at their edge, and by the wait gate).
   logic [TW-1:0] skip;
+  logic [TW-1:0] wait_q;                 // clk_g edges the wait gate skips (0: none)
   logic gate_on;
   tpu_mem_cg #(.Enable(GateIdle)) u_cg (.clk_i, .en_i(gate_en), .clk_o(clk_g), .en_o(gate_on));
   if (GateIdle != 0) begin : g_skip
@@ -248,10 +253,12 @@ module tpu_mem_pch_ctrl #(
       else if (skip_q != '1) skip_q <= skip_q + 1'b1;
     end
     assign skip = skip_q;
+    assign waiting = skip_q < wait_q;
   end else begin : g_no_skip
     logic unused_on;
-    assign unused_on = gate_on;
+    assign unused_on = gate_on ^ (|wait_q);
     assign skip = '0;
+    assign waiting = 1'b0;
   end
   // A timer's value at a clk_g edge: its next value for one cycle, less the skipped cycles.
   function automatic logic [TW-1:0] sub_skip(input logic [TW-1:0] a, input logic [TW-1:0] k);
@@ -768,6 +775,42 @@ module tpu_mem_pch_ctrl #(
   assign busy_d = valid_d != '0 || rcmd_d != tpu_mem_pkg::RcmdNop || ccmd_d != tpu_mem_pkg::CcmdNop ||
                   wmode_d || force_d || (CloseIdle > 0 && open_d != '0);
 
+  // ---------------------------------------------------------------- wait gate
+  // The scheduling logic reads a timer only as zero or not (but the all-bank refresh's wait
+  // for PREA, under rpend_q, which keeps the gate open).  So a quiet cycle (no command, no
+  // request in the request stage, no change of batch mode or forced refresh: nothing but
+  // the timers changes) is followed by quiet cycles until the lowest running timer reaches
+  // zero or an input opens the gate.  After a quiet cycle with exact timers (skip = 0) and
+  // the lowest running timer at t >= 3, the gate skips the next t - 2 edges; the edge it
+  // then takes still sees the same timers at zero (the lowest at 1) and writes them exact
+  // (sub_skip).  One more skip would let a timer reach zero unseen (tests/mem: the gate
+  // check fails).  An edge with skip != 0 sets no wait.  Not with CloseIdle, whose idle
+  // counters count every cycle.
+  function automatic logic [TW-1:0] run_min(input logic [TW-1:0] m, input logic [TW-1:0] a);
+    run_min = (a != '0 && a < m) ? a : m;
+  endfunction
+  logic quiet;
+  logic [TW-1:0] wait_d;
+  assign quiet = GateIdle != 0 && CloseIdle == 0 && !rq_v_q && rcmd_d == tpu_mem_pkg::RcmdNop &&
+                 ccmd_d == tpu_mem_pkg::CcmdNop && wmode_d == wmode_q && force_d == force_q;
+  always_comb begin
+    logic [TW-1:0] t;
+    t = '1;
+    wait_d = '0;
+    if (quiet) begin
+      if (tact_q != '0) begin
+        for (int b = 0; b < NB; b++) begin
+          if (tact_q[b]) t = run_min(run_min(run_min(t, bact_q[b]), bpre_q[b]), bcol_q[b]);
+        end
+      end
+      for (int g = 0; g < 4; g++) begin
+        t = run_min(run_min(run_min(run_min(t, gact_q[g]), grd_q[g]), gwr_q[g]), faw_q[g]);
+      end
+      t = run_min(run_min(run_min(run_min(t, cact_q), crd_q), cwr_q), crefpb_q);
+      if (t >= TW'(3)) wait_d = t - TW'(2);
+    end
+  end
+
   // The refresh count and the all-bank sequence: the timebase's new refresh (ovf) and the
   // queue-idle counter come from clk_i.  An all-bank sequence goes on with the next REFab
   // (tRFC later, the banks still closed) while a forced batch is not done, or while the
@@ -862,6 +905,7 @@ module tpu_mem_pch_ctrl #(
       owed_q    <= '0;
       rpend_q   <= 1'b0;
       busy_q    <= 1'b0;
+      wait_q    <= '0;
       rmask_q   <= '0;
       force_q   <= 1'b0;
       fbank_q   <= '0;
@@ -892,6 +936,7 @@ module tpu_mem_pch_ctrl #(
       owed_q    <= owed_n;
       rpend_q   <= rpend_n;
       busy_q    <= busy_d;
+      wait_q    <= (skip == '0) ? wait_d : '0;
       rmask_q   <= rmask_d;
       force_q   <= force_d;
       fbank_q   <= fbank_d;

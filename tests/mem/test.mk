@@ -46,7 +46,7 @@ test-mem: $(addprefix test-mem-,$(MEM_CONFIGS)) test-mem-hbm2 $(addprefix test-m
 
 # The controllers' clock gate (GateIdle=1, the simulation libraries' setting): the same
 # configuration built with it prints the same cycles as without it (scripts/gate-check.sh).
-MEM_GATE_CONFIGS := p2 p4
+MEM_GATE_CONFIGS := p1 p2 p4 p8
 MEM_GATE_BURSTS := 100000
 define MEM_GATE_CONFIG
 $(call tb_model,mem_$(1)g,tpu_mem_sys,$(MEM_SRCS),$(MEM_VFLAGS) $(addprefix -G,$(MEM_CFG_$(1)) GateIdle=1))
