@@ -27,6 +27,17 @@ if [ "${WL_SIM_FAST:-1}" = 1 ] && [ -f $fastlib ]; then
   export PTPU_SIM_LIB=$PWD/$fastlib
   simvar="benchmark library: no tracing, profile-guided"
 fi
+# Simulator speed depends on the host CPU (the same library ran the whole network in 44 s on
+# one AMD EPYC and in 54-63 s on another, docs/performance.md): its figures name it.
+host=$(awk -F': *' '/^model name/ && !m { m = $2 } /^cpu family/ && !f { f = $2 }
+                   /^model[ \t]*:/ && !o { o = $2 }
+                   END { printf "%s (family %s, model %s)", m, f, o }' /proc/cpuinfo 2>/dev/null || true)
+simvar="$simvar; host CPU: ${host:-unknown}"
+# no_rtl_lib: true (and says so) when neither RTL library is built
+no_rtl_lib() {
+  [ -f $simlib ] || [ -n "${PTPU_SIM_LIB:-}" ] && return 1
+  echo "bench: no RTL library ($simlib: make sim; $fastlib: make sim-fast, unless WL_SIM_FAST=0): no RTL figures"
+}
 
 run() {   # run LOG CMD...: the command's output to LOG and a summary to stdout
   local log=$1; shift
@@ -52,7 +63,7 @@ resnet50)
   $rec resnet50.host_equal "$(res $l equal)" bool "ref:sim16 logits = naive kernels" "$cmd"
   ;;
 resnet50-sim)
-  if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
+  no_rtl_lib && exit 0
   if [ "${WL_SIM_FULL:-1}" = 1 ]; then
     # the whole network as one program (about 20 M cycles: tens of CPU minutes)
     cmd="$bin/resnet50 --device sim:config=sim16 --no-profile"
@@ -139,7 +150,7 @@ scaling)
   done
   ;;
 bert-sim)
-  if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
+  no_rtl_lib && exit 0
   # the whole encoder layer's matmuls (sequence 128), int8 and bf16, each checked bit for bit
   # against the naive kernels
   cmd="$bin/bert --device sim:config=sim16 --tsv $out/bert-sim-sim16.tsv"
@@ -161,7 +172,7 @@ bert-sim)
   fi
   ;;
 fmnist-sim)
-  if [ ! -f $simlib ]; then echo "bench: $simlib missing (make sim): no RTL figures"; exit 0; fi
+  no_rtl_lib && exit 0
   timeout $simto tests/fmnist/bench.sh sim 500 || echo "bench: fmnist on sim failed or timed out"
   ;;
 *)
