@@ -35,7 +35,7 @@ host=$(awk -F': *' '/^model name/ && !m { m = $2 } /^cpu family/ && !f { f = $2 
 simvar="$simvar; host CPU: ${host:-unknown}"
 # no_rtl_lib: true (and says so) when neither RTL library is built
 no_rtl_lib() {
-  [ -f $simlib ] || [ -n "${PTPU_SIM_LIB:-}" ] && return 1
+  [ -f $simlib ] || [ -f "${PTPU_SIM_LIB:-}" ] && return 1
   echo "bench: no RTL library ($simlib: make sim; $fastlib: make sim-fast, unless WL_SIM_FAST=0): no RTL figures"
 }
 
