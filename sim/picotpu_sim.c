@@ -99,7 +99,8 @@ static size_t bytes_pop(bytes_t *b, uint8_t *p, size_t max)
 struct ptpu_sim {
     psm_t *m;
     uint64_t cycle, time;
-    uint64_t mem_cmd_cycle;         /* the last cycle with an HBM2 command other than refresh */
+    uint64_t idle_cycle;            /* the cycle at which idle_cnt was read (drain) */
+    uint32_t idle_cnt[MAXP];        /* the channels' idle-cycle counters then */
     int status;                     /* 0, or the EXITED / STOPPED code */
     bool exited;
     uint32_t exit_code;
@@ -235,8 +236,6 @@ static void devices(ptpu_sim_t *s)
                 strb = ((const uint32_t *)s->h_wstrb->ptr)[c];
             }
         }
-        if (cc || rc == HBM2_ACT || rc == HBM2_PRE || rc == HBM2_PREA)
-            s->mem_cmd_cycle = s->cycle;
         bool v = hbm2_cycle(s->dev[c], rc, rb, row, cc, cb, col, wd, strb, rd);
         rv |= (uint32_t)v << c;
         if (v)
@@ -531,16 +530,44 @@ void ptpu_sim_trace_stop(ptpu_sim_t *s) { psm_trace_close(s->m); }
 
 /* The memory system posts writes: the write port answers B once every beat sits in its
  * channel's request queue, so the device may report a MEM_WRITE or a program done while
- * beats still wait in the controllers.  Before the backdoor touches the device arrays,
- * the clock runs until no channel has issued a command other than refresh for
- * MEM_QUIET cycles (a queued write is issued within a few refresh times), at most
- * MEM_DRAIN_MAX cycles.  Nothing runs when the memory has been quiet that long already. */
-#define MEM_QUIET 4096u
+ * beats still wait in the controllers.  Before the backdoor touches the device arrays, the
+ * clock runs until every channel has been idle for MEM_IDLE cycles in a row (its CntIdle
+ * counter advanced: nothing queued, nothing in its request stage, no read in flight), by
+ * which time its last WR command has reached the device model; at most MEM_DRAIN_MAX
+ * cycles.  Nothing runs when every channel has been idle in every cycle since the last
+ * drain. */
+#define CNT_IDLE 8                  /* tpu_mem_pkg::CntIdle */
+#define MEM_IDLE 4u
 #define MEM_DRAIN_MAX 1000000u
+static uint32_t idle_count(ptpu_sim_t *s, int c)
+{
+    return bits(s->cnt, (c * NUM_CNT + CNT_IDLE) * 32, 32);
+}
+
+/* 1 when every channel's idle counter advanced by the cycles since the last read; reads
+ * them again. */
+static bool all_idle_since(ptpu_sim_t *s)
+{
+    uint64_t n = s->cycle - s->idle_cycle;
+    bool idle = n < (1ull << 32);
+    for (int c = 0; c < s->npch; c++) {
+        uint32_t v = idle_count(s, c);
+        idle = idle && v - s->idle_cnt[c] == (uint32_t)n;
+        s->idle_cnt[c] = v;
+    }
+    s->idle_cycle = s->cycle;
+    return idle;
+}
+
 static void drain(ptpu_sim_t *s)
 {
-    for (uint32_t i = 0; i < MEM_DRAIN_MAX && !s->status && s->cycle - s->mem_cmd_cycle < MEM_QUIET; i++)
+    if (all_idle_since(s))
+        return;
+    uint32_t run = 0;
+    for (uint32_t i = 0; i < MEM_DRAIN_MAX && !s->status && run < MEM_IDLE; i++) {
         one_cycle(s);
+        run = all_idle_since(s) ? run + 1 : 0;
+    }
 }
 
 static int backdoor(ptpu_sim_t *s, uint32_t addr, uint8_t *data, size_t len, bool write)
