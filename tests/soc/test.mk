@@ -129,6 +129,14 @@ TEST_TARGETS += test-soc
 test-soc: build/sim/bin/tb_soc_sim16 $(SOC_FW)
 	@$(call run_test,soc-sim16,$< --progs $(SOC_PROGS) $(if $(SEED),--seed $(SEED)))
 
+# The memory test with the seeds that once read bytes a posted MEM_WRITE had not yet
+# written before a backdoor read (docs/soc.md, "Memory backdoor").
+SOC_MEM_SEEDS := 110 3775815852 173322298
+TEST_TARGETS += test-soc-mem-seeds
+.PHONY: test-soc-mem-seeds
+test-soc-mem-seeds: build/sim/bin/tb_soc_sim16 $(SOC_FW)
+	@$(call run_test,soc-sim16-mem-seeds,sh -c 'for s in $(SOC_MEM_SEEDS); do $< --only mem --seed $$s || exit 1; done')
+
 BENCH_TARGETS += bench-soc
 bench-soc: build/sim/bin/tb_soc_sim16 $(SOC_FW)
 	@out=$$($< --bench --cycles 1000000 --seed 1); echo "$$out"; \
