@@ -78,6 +78,7 @@ module tpu_board_soc #(
     .ConfigName(ConfigName),
     .FwRamKb   (FwRamKb),
     .FwInit    (FwInit),
+    .DmemReg   (1),
     .LinkPhy   (1),
     .ClkHz     (ClkHz),
     .Baud      (Baud)

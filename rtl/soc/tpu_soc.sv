@@ -31,6 +31,7 @@ module tpu_soc #(
   parameter int BankHash   = 1,
   // Command processor
   parameter int FwRamKb    = 16,        // firmware RAM (code, data, stack), KB, a power of two
+  parameter int DmemReg    = 0,         // 1: the core's data requests registered before the targets (boards)
   parameter FwInit         = "",        // $readmemh image of the firmware (boards); "" = boot_* port
   // Link PHY
   parameter int LinkPhy    = 0,         // 0: byte-stream port (simulation), 1: UART on pins
@@ -99,9 +100,10 @@ module tpu_soc #(
   localparam int StrbW    = DataWidth / 8;
 
   // ================================================================ CPU
-  logic        imem_req_valid, dmem_req_valid, dmem_req_we;
-  logic [31:0] imem_req_addr, dmem_req_addr, dmem_req_wdata;
-  logic [3:0]  dmem_req_wstrb;
+  // cpu_d*: the core's data request; dmem_req_*: the request the targets see (below).
+  logic        imem_req_valid, dmem_req_valid, dmem_req_we, cpu_dvalid, cpu_dwe;
+  logic [31:0] imem_req_addr, dmem_req_addr, dmem_req_wdata, cpu_daddr, cpu_dwdata;
+  logic [3:0]  dmem_req_wstrb, cpu_dwstrb;
   logic        imem_rsp_valid, imem_rsp_err, dmem_rsp_valid, dmem_rsp_err;
   logic [31:0] imem_rsp_rdata, dmem_rsp_rdata;
   logic        cpu_irq, timer_irq;
@@ -120,12 +122,12 @@ module tpu_soc #(
     .imem_rsp_valid_i(imem_rsp_valid),
     .imem_rsp_rdata_i(imem_rsp_rdata),
     .imem_rsp_err_i  (imem_rsp_err),
-    .dmem_req_valid_o(dmem_req_valid),
+    .dmem_req_valid_o(cpu_dvalid),
     .dmem_req_ready_i(1'b1),
-    .dmem_req_addr_o (dmem_req_addr),
-    .dmem_req_we_o   (dmem_req_we),
-    .dmem_req_wdata_o(dmem_req_wdata),
-    .dmem_req_wstrb_o(dmem_req_wstrb),
+    .dmem_req_addr_o (cpu_daddr),
+    .dmem_req_we_o   (cpu_dwe),
+    .dmem_req_wdata_o(cpu_dwdata),
+    .dmem_req_wstrb_o(cpu_dwstrb),
     .dmem_rsp_valid_i(dmem_rsp_valid),
     .dmem_rsp_rdata_i(dmem_rsp_rdata),
     .dmem_rsp_err_i  (dmem_rsp_err),
@@ -144,6 +146,40 @@ module tpu_soc #(
   logic        unused_trace_valid, unused_trace_trap;
   logic [31:0] unused_trace_pc, unused_trace_insn, unused_trace_rd_wdata, unused_trace_next_pc;
   logic [4:0]  unused_trace_cause, unused_trace_rd;
+
+  // The data request as the targets see it.  DmemReg = 1 registers it first, so that no
+  // target's inputs hang off the core's register file and address adder (the ULX3S's
+  // longest paths ran from there into the TPU's MMIO registers): one more cycle per load
+  // and store.  The core waits in its memory state for the answer and fetches nothing
+  // meanwhile, so the registered request never meets an instruction fetch.
+  if (DmemReg != 0) begin : g_dreg
+    logic        valid_q, we_q;
+    logic [31:0] addr_q, wdata_q;
+    logic [3:0]  wstrb_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) valid_q <= 1'b0;
+      else         valid_q <= cpu_dvalid;
+    end
+    always_ff @(posedge clk_i) begin
+      if (cpu_dvalid) begin
+        we_q    <= cpu_dwe;
+        addr_q  <= cpu_daddr;
+        wdata_q <= cpu_dwdata;
+        wstrb_q <= cpu_dwstrb;
+      end
+    end
+    assign dmem_req_valid = valid_q;
+    assign dmem_req_we    = we_q;
+    assign dmem_req_addr  = addr_q;
+    assign dmem_req_wdata = wdata_q;
+    assign dmem_req_wstrb = wstrb_q;
+  end else begin : g_dcomb
+    assign dmem_req_valid = cpu_dvalid;
+    assign dmem_req_we    = cpu_dwe;
+    assign dmem_req_addr  = cpu_daddr;
+    assign dmem_req_wdata = cpu_dwdata;
+    assign dmem_req_wstrb = cpu_dwstrb;
+  end
 
   // ================================================================ CPU bus decode
   // Every target answers one cycle after the request (RAM read, registered register
