@@ -31,19 +31,25 @@ module tpu_core_fifo #(
 
   localparam bit UseRam = Depth > 16;
 
-  logic [PtrWidth:0] wptr_q, rptr_q, rptr_d;
+  // rptr1_q is rptr_q + 1, kept in a register so that a pop only picks between the two
+  // (a late pop_i drives a 2:1 multiplexer into the block RAM's address, not an adder).
+  logic [PtrWidth:0] wptr_q, rptr_q, rptr_d, rptr1_q;
   logic [Width-1:0]  mem_q [Depth];
 
   assign empty_o = wptr_q == rptr_q;
   assign full_o  = (wptr_q ^ rptr_q) == {1'b1, {PtrWidth{1'b0}}};
-  assign rptr_d  = flush_i ? '0 : rptr_q + (PtrWidth+1)'(pop_i);
+  assign rptr_d  = flush_i ? '0 : pop_i ? rptr1_q : rptr_q;
 
   if (UseRam) begin : g_ram
     logic             fwd_q;
     logic [Width-1:0] fwd_data_q, rd_q;
+    // The forwarding compare, like the address, is made for both pointers and picked.
+    wire fwd0 = wptr_q[PtrWidth-1:0] == rptr_q[PtrWidth-1:0];
+    wire fwd1 = wptr_q[PtrWidth-1:0] == rptr1_q[PtrWidth-1:0];
+    wire fwd0f = flush_i ? wptr_q[PtrWidth-1:0] == '0 : fwd0;
     always_ff @(posedge clk_i) begin
       rd_q       <= mem_q[rptr_d[PtrWidth-1:0]];
-      fwd_q      <= push_i && wptr_q[PtrWidth-1:0] == rptr_d[PtrWidth-1:0];
+      fwd_q      <= push_i && (pop_i && !flush_i ? fwd1 : fwd0f);
       fwd_data_q <= data_i;
     end
     assign data_o = fwd_q ? fwd_data_q : rd_q;
@@ -53,14 +59,17 @@ module tpu_core_fifo #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      wptr_q <= '0;
-      rptr_q <= '0;
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      rptr1_q <= (PtrWidth+1)'(1);
     end else if (flush_i) begin
-      wptr_q <= '0;
-      rptr_q <= '0;
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      rptr1_q <= (PtrWidth+1)'(1);
     end else begin
-      wptr_q <= wptr_q + (PtrWidth+1)'(push_i);
-      rptr_q <= rptr_d;
+      wptr_q  <= wptr_q + (PtrWidth+1)'(push_i);
+      rptr_q  <= rptr_d;
+      if (pop_i) rptr1_q <= rptr1_q + (PtrWidth+1)'(1);
     end
   end
 
@@ -79,6 +88,8 @@ module tpu_core_fifo #(
         else $error("tpu_core_fifo: push into a full FIFO");
       a_no_underflow: assert (!(pop_i && empty_o && !flush_i))
         else $error("tpu_core_fifo: pop from an empty FIFO");
+      a_rptr1: assert (rptr1_q == rptr_q + (PtrWidth+1)'(1))
+        else $error("tpu_core_fifo: rptr1_q is not rptr_q + 1");
     end
   end
 `endif
