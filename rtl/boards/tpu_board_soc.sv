@@ -79,6 +79,8 @@ module tpu_board_soc #(
     .FwRamKb   (FwRamKb),
     .FwInit    (FwInit),
     .DmemReg   (1),
+    .CpuLutRam (1),
+    .DmaRowQueue(16),
     .LinkPhy   (1),
     .ClkHz     (ClkHz),
     .Baud      (Baud)

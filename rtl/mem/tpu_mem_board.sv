@@ -64,11 +64,15 @@ module tpu_mem_board #(
   localparam int SrcW     = $clog2(NumSrc);
   localparam int CredW    = $clog2(RspDepth) + 1;
 
-  typedef enum logic [1:0] {SIdle, SWrite, SResp, SRead} state_e;
+  // SIdle arbitrates among the waiting bursts and registers the winner; SAddr answers its
+  // AWREADY or ARREADY and takes its address, so no port's ready depends on the requests of
+  // the others in the same cycle (one more cycle per burst).
+  typedef enum logic [2:0] {SIdle, SAddr, SWrite, SResp, SRead} state_e;
   state_e state_q, state_d;
 
   // The burst in progress.
   logic [PortBits-1:0]  port_q, port_d;
+  logic                 wr_q, wr_d;       // the burst being taken (SAddr) is a write
   logic [IdWidth-1:0]   id_q, id_d;
   logic [AddrWidth:0]   addr_q, addr_d;   // byte address of the next beat to issue
   logic [8:0]           iss_q, iss_d;     // beats still to issue (read) or to take (write)
@@ -79,7 +83,7 @@ module tpu_mem_board #(
   logic [CredW-1:0]     fly_q, fly_d;     // reads issued to the channel, not yet answered
 
   // Arbiter over the bursts waiting at the ports.
-  logic [NumSrc-1:0] req, gnt;
+  logic [NumSrc-1:0] req, gnt;  // gnt: idx one-hot, unused (SAddr decodes port_q)
   logic [SrcW-1:0] idx;
   logic arb_valid, take;
   logic [PortBits-1:0] gport;
@@ -134,8 +138,8 @@ module tpu_mem_board #(
     s_axi_bvalid_o  = '0;
     s_axi_rvalid_o  = '0;
     for (int p = 0; p < NumPorts; p++) begin
-      s_axi_awready_o[p] = take && gnt[p];
-      s_axi_arready_o[p] = take && gnt[NumPorts + p];
+      s_axi_awready_o[p] = state_q == SAddr && wr_q && port_q == PortBits'(p);
+      s_axi_arready_o[p] = state_q == SAddr && !wr_q && port_q == PortBits'(p);
       s_axi_wready_o[p]  = w_fire && port_q == PortBits'(p);
       s_axi_bvalid_o[p]  = state_q == SResp && port_q == PortBits'(p);
       s_axi_rvalid_o[p]  = state_q == SRead && !rq_empty && port_q == PortBits'(p);
@@ -153,6 +157,7 @@ module tpu_mem_board #(
   always_comb begin
     state_d = state_q;
     port_d  = port_q;
+    wr_d    = wr_q;
     id_d    = id_q;
     addr_d  = addr_q;
     iss_d   = iss_q;
@@ -164,23 +169,27 @@ module tpu_mem_board #(
     unique case (state_q)
       SIdle: begin
         if (take) begin
-          port_d = gport;
-          werr_d = 1'b0;
-          addr_d[AddrWidth] = 1'b0;
-          if (idx < SrcW'(NumPorts)) begin
-            state_d = SWrite;
-            id_d = s_axi_awid_i[gport*IdWidth +: IdWidth];
-            addr_d[AddrWidth-1:0] = s_axi_awaddr_i[gport*AddrWidth +: AddrWidth];
-            iss_d = 9'(s_axi_awlen_i[gport*8 +: 8]) + 9'd1;
-          end else begin
-            state_d = SRead;
-            id_d = s_axi_arid_i[gport*IdWidth +: IdWidth];
-            addr_d[AddrWidth-1:0] = s_axi_araddr_i[gport*AddrWidth +: AddrWidth];
-            iss_d = 9'(s_axi_arlen_i[gport*8 +: 8]) + 9'd1;
-          end
-          ret_d = iss_d;
-          unal_d = addr_d[BeatLog2-1:0] != '0;
+          port_d  = gport;
+          wr_d    = idx < SrcW'(NumPorts);
+          state_d = SAddr;
         end
+      end
+      SAddr: begin
+        werr_d = 1'b0;
+        addr_d[AddrWidth] = 1'b0;
+        if (wr_q) begin
+          state_d = SWrite;
+          id_d = s_axi_awid_i[port_q*IdWidth +: IdWidth];
+          addr_d[AddrWidth-1:0] = s_axi_awaddr_i[port_q*AddrWidth +: AddrWidth];
+          iss_d = 9'(s_axi_awlen_i[port_q*8 +: 8]) + 9'd1;
+        end else begin
+          state_d = SRead;
+          id_d = s_axi_arid_i[port_q*IdWidth +: IdWidth];
+          addr_d[AddrWidth-1:0] = s_axi_araddr_i[port_q*AddrWidth +: AddrWidth];
+          iss_d = 9'(s_axi_arlen_i[port_q*8 +: 8]) + 9'd1;
+        end
+        ret_d = iss_d;
+        unal_d = addr_d[BeatLog2-1:0] != '0;
       end
       SWrite: begin
         if (w_fire) begin
@@ -211,6 +220,7 @@ module tpu_mem_board #(
     if (!rst_ni) begin
       state_q <= SIdle;
       port_q  <= '0;
+      wr_q    <= 1'b0;
       iss_q   <= '0;
       ret_q   <= '0;
       werr_q  <= 1'b0;
@@ -219,6 +229,7 @@ module tpu_mem_board #(
     end else begin
       state_q <= state_d;
       port_q  <= port_d;
+      wr_q    <= wr_d;
       iss_q   <= iss_d;
       ret_q   <= ret_d;
       werr_q  <= werr_d;
@@ -233,9 +244,9 @@ module tpu_mem_board #(
     unal_q <= unal_d;
   end
 
-  // Unused: wlast (the burst length counts the beats).
+  // Unused: wlast (the burst length counts the beats), the arbiter's one-hot grant.
   logic unused;
-  assign unused = ^s_axi_wlast_i;
+  assign unused = ^{s_axi_wlast_i, gnt};
 
   // Assertions
 `ifndef SYNTHESIS
@@ -249,6 +260,9 @@ module tpu_mem_board #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(m_rsp_valid_i && rq_full)) else $error("tpu_mem_board: read answer queue overflow");
+      // AXI: a granted request stays up until SAddr answers it.
+      assert (!(state_q == SAddr && !(wr_q ? s_axi_awvalid_i[port_q] : s_axi_arvalid_i[port_q])))
+        else $error("tpu_mem_board: the granted request was withdrawn");
       assert (!(w_fire && (iss_q == 9'd1) != s_axi_wlast_i[port_q]))
         else $error("tpu_mem_board: WLAST does not match the burst length");
     end

@@ -24,6 +24,7 @@ module tpu_core #(
   parameter int unsigned MemDataWidth = 256,    // DMA master data bits (32..256)
   parameter int unsigned DmaReadBeats = 128,    // DMA read buffer, beats
   parameter int unsigned DmaWriteBeats = 64,    // DMA write buffer, beats
+  parameter int unsigned DmaRowQueue = 128,     // DMA read engine's row queue, rows
   localparam int unsigned EW      = (EnableBf16 != 0) ? 2 : 1,  // bytes per lane
   localparam int unsigned UbBits  = N * EW * 8,
   localparam int unsigned RowBytes = 4 * N,     // DMA rows: the VP row
@@ -286,7 +287,7 @@ module tpu_core #(
     .NumWindows     (NumWindows),
     .MaxBurst       (16),
     .ReadBufBeats   (DmaReadBeats),
-    .RowQueueDepth  (128),
+    .RowQueueDepth  (DmaRowQueue),
     .WriteBufBeats  (DmaWriteBeats),
     .MaxOutstanding (32)
   ) u_dma (

@@ -268,8 +268,10 @@ module tpu_core_compute #(
   // Outputs to UB.
   logic        m_valid, m_ready, m_fire, half_q;
   logic [N*32-1:0] m_data;
-  logic [23:0] o_q, total;
-  assign total   = 24'(f_count1) * 24'(f_count2);
+  // o_last_q: the index of the ACTIVATE's last output row, count1 * count2 - 1, registered
+  // when the instruction starts (the product is n_outs, below), so that no multiplier sits
+  // in front of act_done.
+  logic [23:0] o_q, o_last_q;
   assign m_ready = run && (!f_fp32 || half_q);
   assign m_fire  = m_valid && m_ready;
   assign ub_we_o = run && m_valid;
@@ -280,7 +282,7 @@ module tpu_core_compute #(
   end
 
   logic act_done;
-  assign act_done = m_fire && o_q == total - 24'd1;
+  assign act_done = m_fire && o_q == o_last_q;
   assign cur_done = a_fire && mm_last;
 
   // MATMUL completions and the count an ACTIVATE waits for.
@@ -394,6 +396,7 @@ module tpu_core_compute #(
       act_after_q <= mm_started_q;
       act_top_q   <= n_top;
       act_uend_q  <= n_uend;
+      o_last_q    <= n_outs - 24'd1;
     end
     if (ph_q == PBias)  bias_q  <= vp_rdata_i;
     if (ph_q == PM0)    m0_q    <= vp_rdata_i;
@@ -559,6 +562,8 @@ module tpu_core_compute #(
         else $error("tpu_core_compute: ACC data without a read");
       a_vpu_out: assert (!(m_valid && !run))
         else $error("tpu_core_compute: vector unit output outside an ACTIVATE");
+      a_o_last: assert (!(act_valid_q && o_last_q != 24'(f_count1) * 24'(f_count2) - 24'd1))
+        else $error("tpu_core_compute: o_last_q is not count1 * count2 - 1");
     end
   end
 `endif

@@ -25,6 +25,7 @@ module tpu_soc #(
   parameter int SimGate    = 0,         // memory system's and VPU's clocks stop while idle: same cycles, faster simulation
   parameter int DmaReadBeats  = 128,    // DMA read buffer, memory-bus beats
   parameter int DmaWriteBeats = 64,     // DMA write buffer, memory-bus beats
+  parameter int DmaRowQueue   = 128,    // DMA read engine's row queue, rows (16 or less: LUT RAM, read asynchronously)
   // Memory system
   parameter int GranBytes  = 256,       // interleave granularity
   parameter int RefreshMode = 1,        // HBM2: 0 all-bank, 1 per-bank refresh
@@ -32,6 +33,7 @@ module tpu_soc #(
   // Command processor
   parameter int FwRamKb    = 16,        // firmware RAM (code, data, stack), KB, a power of two
   parameter int DmemReg    = 0,         // 1: the core's data requests registered before the targets (boards)
+  parameter int CpuLutRam  = 0,         // 1: the core's register file in LUT RAM, read into flip-flops (ECP5 boards)
   parameter FwInit         = "",        // $readmemh image of the firmware (boards); "" = boot_* port
   // Link PHY
   parameter int LinkPhy    = 0,         // 0: byte-stream port (simulation), 1: UART on pins
@@ -112,7 +114,7 @@ module tpu_soc #(
     .BootAddr(32'h0000_0000),
     .EnableM (1),
     .HartId  (32'd0),
-    .LutRam  (0)
+    .LutRam  (CpuLutRam)
   ) u_cpu (
     .clk_i,
     .rst_ni,
@@ -462,7 +464,8 @@ module tpu_soc #(
     .N(N), .EnableBf16(EnableBf16), .UbRows(UbRows), .WbRows(WbRows), .AccRows(AccRows),
     .VpRows(VpRows), .NumWindows(NumWindows), .MemKb(MemKb), .MaxPayload(MaxPayload),
     .ConfigName(ConfigName), .VpuLanes(VpuLanes), .IdWidth(IdWidth), .WideLanes(WideLanes), .SimGate(SimGate),
-    .MemDataWidth(DataWidth), .DmaReadBeats(DmaReadBeats), .DmaWriteBeats(DmaWriteBeats)
+    .MemDataWidth(DataWidth), .DmaReadBeats(DmaReadBeats), .DmaWriteBeats(DmaWriteBeats),
+    .DmaRowQueue(DmaRowQueue)
   ) u_core (
     .clk_i,
     .rst_ni,
