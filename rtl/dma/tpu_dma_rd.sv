@@ -184,7 +184,7 @@ module tpu_dma_rd #(
   logic [BeatWidth-1:0] fb, lb, rstart;
   logic                 share;
   logic [NbWidth-1:0]   nnew, nrun;
-  logic [15:0]          room, k16;
+  logic [15:0]          room, k16, k16_ref;
   logic [15:0]          page_left;
   logic                 contig, complete, kill;
   logic [CredWidth-1:0] reserve;
@@ -227,7 +227,10 @@ module tpu_dma_rd #(
   // k16 = min(nrun, room of the burst, page_left):
   //   complete (k16 == nrun)  = nrun <= room of the burst && nrun <= page_left
   //   credit   (cred >= k16)  = cred >= nrun || cred >= room of the burst || cred >= page_left
-  // so neither waits for k16 (assertions check both against k16).
+  // so neither waits for k16 (assertions check both against k16).  k16 itself, and the
+  // sums that take it (the next split-row beat and burst end rstart + k16, the burst
+  // length, the credits left), are also made for each source, each with its own
+  // "contiguous" bit, and picked: the late select drives only the last multiplexers.
   // Per source i (0: rs_q, 1: fb + 1, 2: fb): src[i*BeatWidth +: BeatWidth] and so on.
   logic [3*BeatWidth-1:0] src;
   logic [3*NbWidth-1:0]   s_nrun;
@@ -235,6 +238,11 @@ module tpu_dma_rd #(
   logic [2:0]             s_end, s_pz, s_fit_pl, s_fit_room, s_fit_max, s_cr_n, s_cr_pl;
   logic [1:0]             sel;
   logic [15:0]            room_c;
+  logic [2:0]             s_contig;
+  logic [3*16-1:0]        s_k;
+  logic [3*BeatWidth-1:0] s_next;   // sb + k
+  logic [3*BlenWidth-1:0] s_blen;   // the burst length after the run
+  logic [3*CredWidth-1:0] s_cred;   // credits after reserving the run
   assign src    = {fb, ag_fb1, rs_q};
   assign sel    = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
   assign room_c = 16'(MaxBurst) - 16'(blen_q);
@@ -254,18 +262,31 @@ module tpu_dma_rd #(
     assign s_fit_max[i]  = 16'(nr) <= 16'(MaxBurst);
     assign s_cr_n[i]     = 16'(cred_q) >= 16'(nr);
     assign s_cr_pl[i]    = 16'(cred_q) >= pl;
+    logic [15:0] rm, k;
+    assign s_contig[i] = open_q && !eod_q && !brows_full && s_end[i] && s_pz[i] &&
+                         blen_q != BlenWidth'(MaxBurst);
+    assign rm = s_contig[i] ? room_c : 16'(MaxBurst);
+    always_comb begin
+      k = 16'(nr) < rm ? 16'(nr) : rm;
+      if (pl < k) k = pl;
+    end
+    assign s_k[i*16 +: 16]                    = k;
+    assign s_next[i*BeatWidth +: BeatWidth]   = sb + BeatWidth'(k);
+    assign s_blen[i*BlenWidth +: BlenWidth]   = s_contig[i] ? blen_q + BlenWidth'(k) : BlenWidth'(k);
+    assign s_cred[i*CredWidth +: CredWidth]   = cred_q - CredWidth'(k);
   end
   logic credit;
-  assign contig   = open_q && !eod_q && !brows_full && s_end[sel] && s_pz[sel] &&
-                    blen_q != BlenWidth'(MaxBurst);
+  assign contig   = s_contig[sel];
   assign complete = (contig ? s_fit_room[sel] : s_fit_max[sel]) && s_fit_pl[sel];
   assign credit   = s_cr_n[sel] || s_cr_pl[sel] ||
                     (contig ? 16'(cred_q) >= room_c : 16'(cred_q) >= 16'(MaxBurst));
 
+  assign k16 = s_k[32'(sel)*16 +: 16];
+  // The reference the per-source values are checked against (assertions below).
   always_comb begin
     room = contig ? room_c : 16'(MaxBurst);
     if (page_left < room) room = page_left;
-    k16 = 16'(nrun) < room ? 16'(nrun) : room;
+    k16_ref = 16'(nrun) < room ? 16'(nrun) : room;
   end
   assign kill     = asm_abort && lastcnt_q == '0 && !part_q && !drop_q;
 
@@ -338,7 +359,7 @@ module tpu_dma_rd #(
             lastb_d   = lb;
           end else begin
             part_d = 1'b1;
-            rs_d   = rstart + BeatWidth'(k16);
+            rs_d   = s_next[32'(sel)*BeatWidth +: BeatWidth];  // rstart + k16
           end
         end else begin
           // Stalled on credits or queue space: let the open burst go.
@@ -367,13 +388,14 @@ module tpu_dma_rd #(
     if (open_new) begin
       open_d   = 1'b1;
       bstart_d = rstart;
-      blen_d   = BlenWidth'(k16);
       eod_d    = 1'b0;
-    end else if (cmd_ok) begin
-      blen_d = blen_q + BlenWidth'(k16);
     end
-    // A new burst ends at rstart + k16, and so does a contiguous run added to one.
-    if (cmd_ok) bend_d = rstart + BeatWidth'(k16);
+    // A new burst is k16 long, a contiguous run adds k16 to the open one (s_blen), and
+    // either ends at rstart + k16.
+    if (cmd_ok) begin
+      blen_d = s_blen[32'(sel)*BlenWidth +: BlenWidth];
+      bend_d = s_next[32'(sel)*BeatWidth +: BeatWidth];
+    end
     if (ag_valid && ag_ready && ag_last) eod_d = open_d;
   end
 
@@ -396,7 +418,7 @@ module tpu_dma_rd #(
     if (asm_fire_last) lastcnt_d = lastcnt_d - 1'b1;
   end
 
-  assign cred_d = cred_q - reserve + CredWidth'(df_pop);
+  assign cred_d = (cmd_ok ? s_cred[32'(sel)*CredWidth +: CredWidth] : cred_q) + CredWidth'(df_pop);
 
   tpu_dma_fifo #(
     .Width(RqWidth),
@@ -733,6 +755,7 @@ module tpu_dma_rd #(
         assert (m_axi_rid_i == IdWidth'(AxiId)) else $error("tpu_dma_rd: R beat with a foreign ID");
       end
       assert (16'(cred_q) >= 16'(reserve)) else $error("tpu_dma_rd: credit underflow");
+      assert (cred_d == cred_q - reserve + CredWidth'(df_pop)) else $error("tpu_dma_rd: credit update");
       assert (cred_q <= CredWidth'(ReadBufBeats)) else $error("tpu_dma_rd: credit overflow");
       assert (!(asm_fire_last && lastcnt_q == '0))
         else $error("tpu_dma_rd: descriptor end without its marker");
@@ -746,7 +769,7 @@ module tpu_dma_rd #(
           else $error("tpu_dma_rd: burst end register %0h, start %0h + %0d", bend_q, bstart_q, blen_q);
       end
       if (ag_valid) begin
-        assert (complete == (k16 == 16'(nrun)) && credit == (16'(cred_q) >= k16) &&
+        assert (k16 == k16_ref && complete == (k16 == 16'(nrun)) && credit == (16'(cred_q) >= k16) &&
                 src[32'(sel)*BeatWidth +: BeatWidth] == rstart &&
                 s_nrun[32'(sel)*NbWidth +: NbWidth] == nrun && s_pl[32'(sel)*16 +: 16] == page_left)
           else $error("tpu_dma_rd: builder compares disagree with k16 %0d (nrun %0d)", k16, nrun);
