@@ -15,14 +15,14 @@
 BOARD_TESTS ?= icebreaker
 BOARD_FIT_TESTS ?= $(filter-out $(BOARD_TESTS),ulx3s)
 
-TEST_TARGETS += test-board-errors test-board-pnr-check $(addprefix test-board-,$(BOARD_TESTS)) \
+TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths $(addprefix test-board-,$(BOARD_TESTS)) \
                 $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 TEST_EARLY += $(addprefix test-board-,$(BOARD_TESTS)) $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 # What the early board builds take from the rest of the tree: their firmware images, built
 # before they start so that no two makes build the same file (constraints/*.mk; recursive,
 # since mk/board.mk includes those after this file).
 TEST_EARLY_DEPS = $(foreach b,$(BOARD_TESTS) $(BOARD_FIT_TESTS),$(or $(BOARD_$(b)_FW_HEX),$(BOARD_$(b)_FW)))
-.PHONY: test-board-errors test-board-pnr-check bench-boards
+.PHONY: test-board-errors test-board-pnr-check test-board-paths bench-boards
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
 
@@ -40,6 +40,10 @@ test-board-leds: $(tb_board_reset_BIN) $(tb_board_leds_BIN)
 # The fit and timing checks on a small design (seconds).
 test-board-pnr-check:
 	@$(call run_test,board-pnr-check,tests/boards/pnr-check-test.sh)
+
+# scripts/board-paths.py (the pre-placement path estimate) on a small design (seconds).
+test-board-paths:
+	@$(call run_test,board-paths,tests/boards/paths-test.sh)
 
 # A static pattern rule: make skips implicit (pattern) rules for .PHONY targets, so a plain
 # `test-board-%:` never ran for the boards in BOARD_TESTS ("Nothing to be done").
