@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # constraints/ulx3s.mk - the ULX3S (ECP5 LFE5U-85F-6BG381C) build (mk/board.mk, docs/boards.md).
 #
-# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 4 / 5 = 20 MHz (PFD 5 MHz, VCO
-# 20 * CLKOP_DIV = 600 MHz; the SDRAM clock CLKOS 15 VCO periods = 180 degrees behind), 10
-# clocks per bit at the FT231X's 2 Mbaud (libpicotpu's default for an FT231X,
+# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 6 / 5 = 30 MHz (PFD 5 MHz, VCO
+# 30 * CLKOP_DIV = 600 MHz; the SDRAM clock CLKOS 10 VCO periods = 180 degrees behind), 10
+# clocks per bit at the FT231X's 3 Mbaud, its highest (libpicotpu's default for an FT231X,
 # host/src/ptpu_backend_usb.c chips[]; test-usb checks that the two agree).
 # History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
 # fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
@@ -12,14 +12,17 @@
 # the 20 MHz netlist; 42.2 ns was HeAP's estimate).  10 MHz (below) met with the session-5 RTL
 # (13.95 MHz routed).  Session 7 retimed the next paths (the DMA engines' row handshakes, the UB's
 # read addresses; no cycle changes); its build at 30 MHz / 3 Mbaud (CLKFB 6, CLKOP 20, phase 10)
-# placed at an estimated 22.46 MHz (docs/performance.md, Boards), so 20 MHz stays.
+# placed at an estimated 22.46 MHz (docs/performance.md, Boards), so 20 MHz stayed.  Session
+# 14 cut the paths that scripts/board-paths.py estimated over 31 ns (the CPU's register file
+# and data requests, the DMA read engine's row queue and builder, the board memory's
+# arbiter, ACTIVATE's multiplier) and the build at 30 MHz / 3 Mbaud routed at 30.66 MHz.
 # Other clocks that keep the UART exact (CLKI_DIV 5 throughout): 10 MHz (CLKFB 2, CLKOP 60,
-# phase 30) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40, phase 20) or 30 MHz (CLKFB 6, CLKOP 20,
-# phase 10) at 3 Mbaud.
+# phase 30) or 20 MHz (CLKFB 4, CLKOP 30, phase 15) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40,
+# phase 20) at 3 Mbaud.
 # tests/boardsoc/test.mk reads BOARD_ulx3s_CLK_HZ: boardsoc-ulx3s simulates the SoC at this clock.
-BOARD_ulx3s_MHZ := 20
+BOARD_ulx3s_MHZ := 30
 BOARD_ulx3s_CLK_HZ := $(BOARD_ulx3s_MHZ)000000
-BOARD_ulx3s_BAUD := 2000000
+BOARD_ulx3s_BAUD := 3000000
 BOARD_ulx3s_FAMILY := ecp5
 BOARD_ulx3s_TOP := ulx3s_top
 BOARD_ulx3s_SRCS := $(BOARD_COMMON_SRCS) rtl/boards/ulx3s_top.sv
@@ -31,8 +34,8 @@ BOARD_ulx3s_CONFIG := ulx3s
 # takes 99 % of the LUT places (docs/performance.md, Boards) and was never placed.
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
-BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=4 \
-                          PllClkopDiv=30 PllSdramPhase=15 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
+BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=6 \
+                          PllClkopDiv=20 PllSdramPhase=10 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
 BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
 # nextpnr's analytic placer (--placer static) and router2: on session 6's 20 MHz netlist they

@@ -8,7 +8,7 @@
  * and FT231X 0403:6015 (ULX3S).  The first one found is used unless serial= or index=
  * picks another.  Open: the kernel's ftdi_sio is detached from the interface, the chip
  * reset, the line set to B baud (default: the line rate of the board that carries the chip,
- * 3000000 on the iCEBreaker's FT2232H, 2000000 on the ULX3S's FT231X; constraints/<board>.mk
+ * 3000000 on the iCEBreaker's FT2232H and on the ULX3S's FT231X; constraints/<board>.mk
  * BOARD_<board>_BAUD) 8N1 with flow control F (none, rtscts
  * or dtrdsr; the boards wire no handshake lines), the latency timer to MS (default 1:
  * a response shorter than a USB packet waits that long in the chip) and both buffers
@@ -49,7 +49,7 @@ static const struct chip {
     long baud;
 } chips[] = {
     {0x0403, 0x6010, INTERFACE_B, "FT2232H", 'B', 3000000},
-    {0x0403, 0x6015, INTERFACE_A, "FT231X", 'A', 2000000},
+    {0x0403, 0x6015, INTERFACE_A, "FT231X", 'A', 3000000},
 };
 #define NCHIPS (sizeof(chips) / sizeof(chips[0]))
 

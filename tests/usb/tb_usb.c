@@ -9,7 +9,7 @@
  *
  * Parts: list, open, mem (MEM_WRITE/READ round trips of random sizes, chunk and packet
  * boundaries), gemm and conv (bit for bit against ref and the naive kernels), ft231x
- * (64-byte packets at the chip's default of 2 Mbaud, the ULX3S's rate), timeout (a mute device), hang (a chip that answers no bulk IN),
+ * (64-byte packets at the chip's default, the ULX3S's rate ULX3S_BAUD), timeout (a mute device), hang (a chip that answers no bulk IN),
  * baud (a rate the SoC's UART does not run at; one the chip cannot make), unplug (mid
  * transfer).  Time is the SoC's simulated time (ptpu_usb_emu_ctl("cycles")).
  */
@@ -72,9 +72,12 @@ static void test_list(void)
     CHECK(n == 2, "list: %d boards, expected 2", n);
     CHECK(strstr(buf, "FT2232H 0403:6010 serial PTPU-EMU-0") != NULL, "list: no FT2232H line");
     CHECK(strstr(buf, "FT231X 0403:6015 serial PTPU-EMU-1") != NULL, "list: no FT231X line");
-    /* each with the line rate the backend opens it at by default */
-    CHECK(strstr(buf, "interface B, 3000000 baud") && strstr(buf, "interface A, 2000000 baud"),
-          "list: the boards' default baud rates");
+    /* each with the line rate the backend opens it at by default: the boards' (the
+     * ULX3S's from constraints/ulx3s.mk, tests/usb/test.mk) */
+    char want[64];
+    snprintf(want, sizeof want, "interface A, %d baud", ULX3S_BAUD);
+    CHECK(strstr(buf, "interface B, 3000000 baud") && strstr(buf, want),
+          "list: the boards' default baud rates (FT231X: %s)", want);
     free(buf);
 }
 
@@ -159,7 +162,8 @@ static void wrong_baud(const char *uri, const char *what, const char *says)
         ptpu_close(d);
 }
 
-/* The FT231X board (the ULX3S) at the backend's default for the chip: 2 Mbaud. */
+/* The FT231X board (the ULX3S) at the backend's default for the chip, which must be the
+ * board's line rate (ULX3S_BAUD); then at another rate the chip makes, which must fail. */
 static void test_ft231x(void)
 {
     ptpu_device *d = open_ok("usb:index=1");
@@ -168,9 +172,12 @@ static void test_ft231x(void)
     static const int fixed[] = {62, 63, 1000};  /* packets of 62 data bytes */
     round_trips(d, "ft231x", 1, 300, fixed, 3);
     ptpu_close(d);
-    /* the FT2232H's 3 Mbaud is wrong for this board */
-    wrong_baud("usb:index=1,baud=3000000,timeout=2", "FT231X board at 3 Mbaud (it runs at 2)",
-               "at 3000000 baud");
+    int other = ULX3S_BAUD == 3000000 ? 2000000 : 3000000;
+    char uri[64], what[96], says[32];
+    snprintf(uri, sizeof uri, "usb:index=1,baud=%d,timeout=2", other);
+    snprintf(what, sizeof what, "FT231X board at %d baud (it runs at %d)", other, ULX3S_BAUD);
+    snprintf(says, sizeof says, "at %d baud", other);
+    wrong_baud(uri, what, says);
 }
 
 static void test_gemm(void)

@@ -30,10 +30,10 @@ $(USB_EMU): sim/ftdi_emu/ftdi_emu.c sim/include/picotpu_sim.h tests/usb/test.mk
 
 # The end-to-end test program (tests/usb/tb_usb.c), linked like any libpicotpu user.
 USB_TB := $(USB_BUILD)/tb_usb
-$(USB_TB): tests/usb/tb_usb.c tests/host/hostutil.h $(HOST_LIB)
+$(USB_TB): tests/usb/tb_usb.c tests/host/hostutil.h $(HOST_LIB) constraints/ulx3s.mk
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Itests/host $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
-# The emulated FT231X board is the ULX3S at its line rate (constraints/ulx3s.mk, 2 Mbaud, which
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/host -DULX3S_BAUD=$(BOARD_ulx3s_BAUD) $< -o $@ $(HOST_LIB) $(HOST_LDLIBS)
+# The emulated FT231X board is the ULX3S at its line rate (constraints/ulx3s.mk, 3 Mbaud, which
 # the usb backend must open an FT231X at by default: test-usb fails if the two differ), its
 # FPGA at the clock that gives the sim16u library's clocks per bit (sim/ftdi_emu: @HZ).
 USB_FT231X_CLK_HZ := $(shell echo $$(( $(BOARD_ulx3s_BAUD) * $(USB_CLK_HZ) / $(USB_BAUD) )))
