@@ -80,7 +80,7 @@ lint-tested: spec-check $(LINT_TARGETS)
 
 # Build everything first (in parallel), then run the tests, keeping going past
 # failures so that the summary counts all of them.  The TEST_EARLY tests (the board
-# builds: the iCEBreaker bitstream and the ULX3S synthesis, each minutes of one core) run in
+# builds: the iCEBreaker and ULX3S bitstreams, minutes of one core each) run in
 # the background from the start, their output in build/test-logs/early.log and their PASS/FAIL lines in the
 # results like every other test's.  The build and test phases run at nice 5, so that the
 # board builds, the longest single jobs, keep a core of their own.
