@@ -6,10 +6,11 @@
 # and meets its clock, and the synthesis of each board in BOARD_FIT_TESTS checked against
 # the device's resources (Yosys only; scripts/board-pnr.py --fit-only).
 # The boards' lint targets (lint-board-<board>) are in mk/board.mk, which this file precedes.
-# Both full builds are in make test: the iCEBreaker's (about 5.5 min of one core) and the
-# ULX3S's (about 19 min of one core: Yosys 4, YoWASP nextpnr on one thread 15; session 8
-# took it out when it ran CI past its 90 minutes on a slower machine, when make test took
-# 50 minutes, session 14 put it back: docs/performance.md, Boards).  BOARD_TESTS=icebreaker
+# Both full builds are in make test: the iCEBreaker's (about 4 min of one core) and the
+# ULX3S's (about 21 min of one core: Yosys 4, YoWASP nextpnr on one thread; session 8 took
+# it out when it ran CI past its 90 minutes on a slower machine, when make test took 50
+# minutes; session 14 put it back: make deps + make test 22:41 in a clean clone here,
+# docs/performance.md, Boards).  BOARD_TESTS=icebreaker
 # leaves the ULX3S's synthesis and fit check alone (board-fit-ulx3s, Yosys only).
 # Board builds run from the start of make test in the background (TEST_EARLY, Makefile).
 BOARD_TESTS ?= icebreaker ulx3s
