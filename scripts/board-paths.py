@@ -28,9 +28,11 @@ Example:
 import argparse
 import json
 import math
+import os
 import re
 import sys
-from collections import Counter, defaultdict
+import threading
+from collections import Counter
 
 # Cell delays, ns (nextpnr-ecp5 speed 6 timing data, rounded).
 LUT = 0.24
@@ -115,18 +117,6 @@ def main():
         sys.exit("board-paths: no top module in " + a.netlist)
     m = mods[top]
 
-    # Names of the bits, shortest public name first.
-    bname = {}
-    for name, n in m["netnames"].items():
-        hidden = n.get("hide_name", 0)
-        for i, b in enumerate(n["bits"]):
-            if isinstance(b, str):
-                continue
-            label = name if len(n["bits"]) == 1 else f"{name}[{i}]"
-            old = bname.get(b)
-            if old is None or (old[0], len(old[1])) > (hidden, len(label)):
-                bname[b] = (hidden, label)
-
     drv = {}           # bit -> (cell, port)
     sinks = Counter()  # bit -> number of cell inputs
     cells = m["cells"]
@@ -155,7 +145,6 @@ def main():
             return 0.0
         return a.route + a.fanout * math.log2(max(1, sinks[b]))
 
-    sys.setrecursionlimit(1000000)
     memo = {}  # (cell, out port) -> (arrival at the output, previous (cell, port) or None, levels)
 
     def out_arrival(cn, port):
@@ -179,7 +168,7 @@ def main():
                 t, _, lv = out_arrival(*drv[b])
                 t += net_delay(b, ip) + dl
                 if t > best[0]:
-                    best = (t, (drv[b], b, ip), lv + (0 if c["type"] == "CCU2C" and ip == "CIN" else 1))
+                    best = (t, drv[b], lv + (0 if c["type"] == "CCU2C" and ip == "CIN" else 1))
         memo[key] = best
         return best
 
@@ -190,7 +179,7 @@ def main():
             steps.append((t, cn, port))
             if prev is None:
                 break
-            (cn, port), _, _ = prev
+            cn, port = prev
         return list(reversed(steps))
 
     def short(cn):
@@ -203,7 +192,7 @@ def main():
             for b in bitlist(c["connections"].get(p, [])):
                 if isinstance(b, str) or b not in drv:
                     continue
-                t, lv = out_arrival(*drv[b])[0], out_arrival(*drv[b])[2]
+                t, _, lv = out_arrival(*drv[b])
                 t += net_delay(b, p) + FF_SETUP
                 ends.append((t, lv, cn, p, drv[b]))
     ends.sort(key=lambda e: -e[0])
@@ -247,4 +236,23 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    # The arrival times recurse along each combinational path: a thread with a large stack
+    # (and a recursion limit to match) takes the longest chains of a full device.
+    # SystemExit in the thread ends only the thread: its code is passed on here.
+    status = [1]
+
+    def run():
+        try:
+            main()
+            status[0] = 0
+        except SystemExit as e:
+            status[0] = e.code
+        except BrokenPipeError:  # output cut short by its reader (| head)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            status[0] = 0
+    sys.setrecursionlimit(1000000)
+    threading.stack_size(512 * 1024 * 1024)
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    sys.exit(status[0])
