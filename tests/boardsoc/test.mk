@@ -7,8 +7,13 @@
 #
 # The simulation models run the link as a byte stream (LinkPhy=0) and real-width MXU
 # lanes (WideLanes=0, as on the board); ClkHz is the board's (it sets the SDRAM timing);
-# the core's data requests are registered (DmemReg=1) and its register file is in LUT RAM
-# (CpuLutRam=1) and the DMA's row queue is 16 rows (DmaRowQueue=16), as tpu_board_soc has them.
+# the timing parameters the boards set (DmemReg, CpuLutRam, DmaRowQueue) are read from
+# rtl/boards/tpu_board_soc.sv, so the models have the board's values (BOARDSOC_BOARD_G).
+BOARDSOC_BOARD_G := $(shell sed -n 's/^ *\.\(DmemReg\|CpuLutRam\|DmaRowQueue\) *(\([0-9]*\)),*$$/-G\1=\2/p' \
+                      rtl/boards/tpu_board_soc.sv)
+ifneq ($(words $(BOARDSOC_BOARD_G)),3)
+$(error tests/boardsoc/test.mk: DmemReg, CpuLutRam and DmaRowQueue not all found in rtl/boards/tpu_board_soc.sv (got '$(BOARDSOC_BOARD_G)'))
+endif
 
 BOARDSOC_CONFIGS := icebreaker ulx3s ice40prim
 # The icebreaker configuration's 124 KB (spec/picotpu.toml) is the lite SoC's device memory
@@ -53,9 +58,10 @@ BOARDSOC_TB_SRCS := tests/boardsoc/tb_boardsoc.c tests/soc/linkcli.c tests/soc/p
 
 define BOARDSOC_CONFIG
 $(call tb_model,boardsoc_$(1),tpu_soc,$(BOARDSOC_RTL),$(addprefix -G,$(BOARDSOC_CFG_$(1))) -GConfigName=\"$(1)\" \
-  -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 -GDmemReg=1 -GCpuLutRam=1 -GDmaRowQueue=16 -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500 \
+  -GFwRamKb=$(BOARDSOC_FW_RAM_KB) -GLinkPhy=0 $(BOARDSOC_BOARD_G) -GClkHz=$(BOARDSOC_CLK_$(1)) --unroll-count 8 --unroll-stmts 1500 \
   $(BOARDSOC_VARGS_$(1)))
-$(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk tests/boardsoc/test.mk $(BOARDSOC_MKDEPS_$(1))
+$(TB_BUILD)/boardsoc_$(1)$(TB_VARIANT)/libtbm.a: mk/configs.mk tests/boardsoc/test.mk rtl/boards/tpu_board_soc.sv \
+  $(BOARDSOC_MKDEPS_$(1))
 $(call tb_prog,tb_boardsoc_$(1),boardsoc_$(1),$(BOARDSOC_TB_SRCS) $(BOARDSOC_CSRCS_$(1)))
 $(TB_BUILD)/bin$(TB_VARIANT)/tb_boardsoc_$(1): TB_PROG_CFLAGS := -Ihost/include -Ihost/src -Ihost/src/ref \
   -Itests/soc -DBOARD_CONFIG=$(1) -DBOARD_N=$(call bsoc_p,N,$(1)) -DBOARD_BF16=$(call bsoc_p,EnableBf16,$(1)) \
