@@ -5,8 +5,9 @@
  *
  * The RAM model is a row array read combinationally: the testbench gives each read port
  * the row of the next cycle, and after the clock edge the port must show that row with
- * the writes of that edge (write port 1 winning a same-row race).  The FIFO models are
- * the pointer-and-array FIFOs the block-RAM bodies replace: data_o must equal the array
+ * the writes of that edge (write port 1 winning a same-row race).  Each read port is given
+ * two candidate rows and a random pick between them (rnext*, rnextb*, rpick*).  The FIFO
+ * models are the pointer-and-array FIFOs the block-RAM bodies replace: data_o must equal the array
  * at the read pointer in EVERY cycle, empty or not, and full/empty must match.  Rows
  * and pushes are drawn from a few hot rows half of the time, so same-cycle write/read
  * collisions (the forwarding) and double writes (the live-value table) are frequent.
@@ -41,6 +42,7 @@ typedef struct {
     tb_sig_t *we0, *we1, *waddr0, *waddr1, *wdata0, *wdata1, *rnext0, *rnext1, *rdata0, *rdata1;
     tb_sig_t *cf_flush, *cf_push, *cf_pop, *cf_data_i, *cf_full, *cf_empty, *cf_data_o;
     tb_sig_t *df_push, *df_pop, *df_data_i, *df_full, *df_empty, *df_data_o;
+    tb_sig_t *rnextb0, *rnextb1, *rpick0, *rpick1;
 } ports_t;
 
 typedef struct {
@@ -105,7 +107,8 @@ int main(int argc, char **argv) {
         tb_sig(tb, "cf_pop_i"),     tb_sig(tb, "cf_data_i"),    tb_sig(tb, "cf_full_o"),
         tb_sig(tb, "cf_empty_o"),   tb_sig(tb, "cf_data_o"),    tb_sig(tb, "df_push_i"),
         tb_sig(tb, "df_pop_i"),     tb_sig(tb, "df_data_i"),    tb_sig(tb, "df_full_o"),
-        tb_sig(tb, "df_empty_o"),   tb_sig(tb, "df_data_o"),
+        tb_sig(tb, "df_empty_o"),   tb_sig(tb, "df_data_o"),    tb_sig(tb, "ram_rnextb0_i"),
+        tb_sig(tb, "ram_rnextb1_i"), tb_sig(tb, "ram_rpick0_i"), tb_sig(tb, "ram_rpick1_i"),
     };
 
     ram_t ram[NR];
@@ -140,7 +143,7 @@ int main(int argc, char **argv) {
     tb_reset(tb, 4);
 
     uint64_t wd0[WORDS(RW)], wd1[WORDS(RW)], cfd[WORDS(FW)], dfd[WORDS(FW)];
-    unsigned rnext[NR][2];
+    unsigned rnext[NR][2];  /* the row each read port reads next: its picked candidate */
     long ram_checks = 0, fwd_hits = 0, races = 0, fifo_checks = 0, flushes = 0, fulls = 0;
     int ram_bad = 0, fifo_bad = 0;
 
@@ -151,27 +154,38 @@ int main(int argc, char **argv) {
         rand_words(tb, wd1, RW);
         set_wide(p.wdata0, 0, wd0, RW);
         set_wide(p.wdata1, 0, wd1, RW);
-        unsigned we0 = 0, we1 = 0, wa[NR][2];
+        unsigned we0 = 0, we1 = 0, wa[NR][2], pick[2] = {0, 0};
         for (int i = 0; i < NR; i++) {
             ram_t *r = &ram[i];
             wa[i][0] = pick_row(tb, r);
             wa[i][1] = pick_row(tb, r);
             if (tb_chance(tb, 1, 2)) we0 |= 1u << i;
             if (r->nw > 1 && tb_chance(tb, 1, 2)) we1 |= 1u << i;
+            /* Each read port gets two candidate rows (rnext, rnextb) and picks one of them. */
+            unsigned cand[2][2];
             for (int k = 0; k < 2; k++) {
-                rnext[i][k] = pick_row(tb, r);
-                /* Rows above Rows wrap, as the 16-bit port is cut to the row bits. */
-                if (tb_chance(tb, 1, 32)) rnext[i][k] += (unsigned)r->rows * (unsigned)tb_rand_range(tb, 1, 3);
-                rnext[i][k] &= 0xffff;
+                for (int b = 0; b < 2; b++) {
+                    cand[k][b] = pick_row(tb, r);
+                    /* Rows above Rows wrap, as the 16-bit port is cut to the row bits. */
+                    if (tb_chance(tb, 1, 32)) cand[k][b] += (unsigned)r->rows * (unsigned)tb_rand_range(tb, 1, 3);
+                    cand[k][b] &= 0xffff;
+                }
+                if (r->nr < 2 && k == 1) cand[k][0] = cand[k][1] = 0;
+                bool pk = !(r->nr < 2 && k == 1) && tb_chance(tb, 1, 2);
+                if (pk) pick[k] |= 1u << i;
+                rnext[i][k] = cand[k][pk];
             }
-            if (r->nr < 2) rnext[i][1] = 0;
             tb_set_bits(p.waddr0, i * 16, 16, wa[i][0]);
             tb_set_bits(p.waddr1, i * 16, 16, wa[i][1]);
-            tb_set_bits(p.rnext0, i * 16, 16, rnext[i][0]);
-            tb_set_bits(p.rnext1, i * 16, 16, rnext[i][1]);
+            tb_set_bits(p.rnext0, i * 16, 16, cand[0][0]);
+            tb_set_bits(p.rnext1, i * 16, 16, cand[1][0]);
+            tb_set_bits(p.rnextb0, i * 16, 16, cand[0][1]);
+            tb_set_bits(p.rnextb1, i * 16, 16, cand[1][1]);
         }
         tb_set(p.we0, we0);
         tb_set(p.we1, we1);
+        tb_set(p.rpick0, pick[0]);
+        tb_set(p.rpick1, pick[1]);
 
         rand_words(tb, cfd, FW);
         rand_words(tb, dfd, FW);

@@ -24,6 +24,10 @@ module tpu_ram_tb #(
   input  logic [RW-1:0]   ram_wdata1_i,
   input  logic [NR*16-1:0] ram_rnext0_i,
   input  logic [NR*16-1:0] ram_rnext1_i,
+  input  logic [NR*16-1:0] ram_rnextb0_i,  // the second candidates, taken when ram_rpick*_i
+  input  logic [NR*16-1:0] ram_rnextb1_i,
+  input  logic [NR-1:0]   ram_rpick0_i,
+  input  logic [NR-1:0]   ram_rpick1_i,
   output logic [NR*RW-1:0] ram_rdata0_o,
   output logic [NR*RW-1:0] ram_rdata1_o,
   // tpu_core_fifo
@@ -109,12 +113,12 @@ module tpu_ram_tb #(
       .waddr1_i (ram_waddr1_i[i*16 +: 16]),
       .wdata1_i (ram_wdata1_i[W-1:0]),
       .rnext0_i (ram_rnext0_i[i*16 +: 16]),
-      .rnextb0_i(16'd0),
-      .rpick0_i (1'b0),
+      .rnextb0_i(ram_rnextb0_i[i*16 +: 16]),
+      .rpick0_i (ram_rpick0_i[i]),
       .rdata0_o (rd0),
       .rnext1_i (ram_rnext1_i[i*16 +: 16]),
-      .rnextb1_i(16'd0),
-      .rpick1_i (1'b0),
+      .rnextb1_i(ram_rnextb1_i[i*16 +: 16]),
+      .rpick1_i (ram_rpick1_i[i]),
       .rdata1_o (rd1)
     );
     assign ram_rdata0_o[i*RW +: RW] = RW'(rd0);
