@@ -118,8 +118,12 @@ module tpu_cpu_csr #(
   // into minstreth before the next instruction too.
   assign instret_written = write_i && sel_cnt && addr_i[1];
   assign count_d         = retire_i && !instret_written;
-  assign mcycle_wrap   = (mcycle_q == 32'hffff_ffff) && !(we && sel_cnt && !addr_i[1] && !addr_i[7]);
-  assign minstret_wrap = count_d && (minstret_q == 32'hffff_ffff);
+  // The all-ones compares of the low halves are made on their next values and registered
+  // (*_ones_q), so that a wrap is one gate after the retirement: the core's next fetch
+  // request waits for cnt_pending_o (the ULX3S's timing, docs/cpu.md).
+  logic mcycle_ones_q, minstret_ones_q;
+  assign mcycle_wrap   = mcycle_ones_q && !(we && sel_cnt && !addr_i[1] && !addr_i[7]);
+  assign minstret_wrap = count_d && minstret_ones_q;
 
   always_comb begin
     mstatus_mie_d   = mstatus_mie_q;
@@ -201,6 +205,8 @@ module tpu_cpu_csr #(
       mcause_code_q  <= 4'd0;
       mcycle_q       <= 32'd0;
       minstret_q     <= 32'd0;
+      mcycle_ones_q   <= 1'b0;
+      minstret_ones_q <= 1'b0;
       count_q        <= 1'b0;
       mcycle_pend_q   <= 1'b0;
       minstret_pend_q <= 1'b0;
@@ -213,6 +219,8 @@ module tpu_cpu_csr #(
       mcause_code_q  <= mcause_code_d;
       mcycle_q       <= mcycle_d;
       minstret_q     <= minstret_d;
+      mcycle_ones_q   <= mcycle_d == 32'hffff_ffff;
+      minstret_ones_q <= minstret_d == 32'hffff_ffff;
       count_q        <= count_d;
       mcycle_pend_q   <= mcycle_pend_d;
       minstret_pend_q <= minstret_pend_d;
@@ -234,6 +242,8 @@ module tpu_cpu_csr #(
         else $error("tpu_cpu_csr: commit of an access to a missing CSR");
       assert (!(count_q && (retire_i || commit_i)))
         else $error("tpu_cpu_csr: instructions less than two cycles apart");
+      assert (mcycle_ones_q == (mcycle_q == 32'hffff_ffff) && minstret_ones_q == (minstret_q == 32'hffff_ffff))
+        else $error("tpu_cpu_csr: the registered all-ones flags disagree with the counters");
     end
   end
 `endif

@@ -171,6 +171,8 @@ module tpu_dma_rd #(
   logic [BeatWidth-1:0] bstart_q, bstart_d;
   logic [BeatWidth-1:0] bend_q, bend_d;     // bstart_q + blen_q, kept in a register
   logic [BlenWidth-1:0] blen_q, blen_d;
+  logic [BlenWidth-1:0] room_q;             // MaxBurst - blen_q, kept in a register
+  logic                 brows_full_q, brows_full_d;  // brows_q >= RowQueueDepth / 2
   logic                 eod_q, eod_d;       // the open burst belongs to a finished descriptor
   logic                 part_q, part_d;     // the current row is split over bursts
   logic [BeatWidth-1:0] rs_q, rs_d;         // next beat of a split row
@@ -215,7 +217,7 @@ module tpu_dma_rd #(
   // A burst never serves more than half the row queue, so that the builder
   // can queue the next rows while its data is on the way (small rows pack
   // many rows into one beat).
-  assign brows_full = brows_q >= LcWidth'(RowQueueDepth / 2);
+  assign brows_full = brows_full_q;
   // A run extends the open burst when it starts right after it, in the same
   // 4 KB page, within the same descriptor, below MaxBurst and brows_full.
   // (rstart == bend_q, compared for each of rstart's three sources side by side)
@@ -245,7 +247,7 @@ module tpu_dma_rd #(
   logic [3*CredWidth-1:0] s_cred;   // credits after reserving the run
   assign src    = {fb, ag_fb1, rs_q};
   assign sel    = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
-  assign room_c = 16'(MaxBurst) - 16'(blen_q);
+  assign room_c = 16'(room_q);
   for (genvar i = 0; i < 3; i++) begin : g_src
     logic [BeatWidth-1:0] sb;
     logic [NbWidth-1:0]   nr;
@@ -262,14 +264,15 @@ module tpu_dma_rd #(
     assign s_fit_max[i]  = 16'(nr) <= 16'(MaxBurst);
     assign s_cr_n[i]     = 16'(cred_q) >= 16'(nr);
     assign s_cr_pl[i]    = 16'(cred_q) >= pl;
-    logic [15:0] rm, k;
-    assign s_contig[i] = open_q && !eod_q && !brows_full && s_end[i] && s_pz[i] &&
-                         blen_q != BlenWidth'(MaxBurst);
-    assign rm = s_contig[i] ? room_c : 16'(MaxBurst);
-    always_comb begin
-      k = 16'(nr) < rm ? 16'(nr) : rm;
-      if (pl < k) k = pl;
-    end
+    // k = min(nr, room, pl), the room being room_c when contiguous and MaxBurst if not:
+    // both minimums are made with their three compares side by side and s_contig picks.
+    logic [15:0] k, kc, kn;
+    assign s_contig[i] = open_q && !eod_q && !brows_full && s_end[i] && s_pz[i] && room_q != '0;
+    assign kc = (pl < 16'(nr) && pl < room_c) ? pl :
+                16'(nr) < room_c ? 16'(nr) : room_c;
+    assign kn = (pl < 16'(nr) && pl < 16'(MaxBurst)) ? pl :
+                16'(nr) < 16'(MaxBurst) ? 16'(nr) : 16'(MaxBurst);
+    assign k  = s_contig[i] ? kc : kn;
     assign s_k[i*16 +: 16]                    = k;
     assign s_next[i*BeatWidth +: BeatWidth]   = sb + BeatWidth'(k);
     assign s_blen[i*BlenWidth +: BlenWidth]   = s_contig[i] ? blen_q + BlenWidth'(k) : BlenWidth'(k);
@@ -404,6 +407,15 @@ module tpu_dma_rd #(
     if (open_new) brows_d = LcWidth'(1);
     else if (do_close) brows_d = '0;
     else if (rq_push && open_q) brows_d = brows_q + 1'b1;
+  end
+
+  // brows_full in a register, its compares made on brows_q's three possible next values
+  // beside the handshake, so that a run's length does not wait for one (asserted below).
+  always_comb begin
+    brows_full_d = brows_full_q;
+    if (open_new) brows_full_d = LcWidth'(1) >= LcWidth'(RowQueueDepth / 2);
+    else if (do_close) brows_full_d = 1'b0;
+    else if (rq_push && open_q) brows_full_d = LcWidth'(brows_q + 1'b1) >= LcWidth'(RowQueueDepth / 2);
   end
 
   assign ar_push  = do_close;
@@ -681,6 +693,7 @@ module tpu_dma_rd #(
       drop_q    <= 1'b0;
       open_q    <= 1'b0;
       eod_q     <= 1'b0;
+      brows_full_q <= 1'b0;
       part_q    <= 1'b0;
       lastb_v_q <= 1'b0;
       cred_q    <= CredWidth'(ReadBufBeats);
@@ -694,6 +707,7 @@ module tpu_dma_rd #(
       drop_q    <= drop_d;
       open_q    <= open_d;
       eod_q     <= eod_d;
+      brows_full_q <= brows_full_d;
       part_q    <= part_d;
       lastb_v_q <= lastb_v_d;
       cred_q    <= cred_d;
@@ -710,6 +724,7 @@ module tpu_dma_rd #(
     bstart_q   <= bstart_d;
     bend_q     <= bend_d;
     blen_q     <= blen_d;
+    room_q     <= BlenWidth'(MaxBurst) - blen_d;
     rs_q       <= rs_d;
     lastb_q    <= lastb_d;
     werr_q     <= werr_d;
@@ -759,9 +774,13 @@ module tpu_dma_rd #(
       assert (cred_q <= CredWidth'(ReadBufBeats)) else $error("tpu_dma_rd: credit overflow");
       assert (!(asm_fire_last && lastcnt_q == '0))
         else $error("tpu_dma_rd: descriptor end without its marker");
+      assert (brows_full_q == (brows_q >= LcWidth'(RowQueueDepth / 2)))
+        else $error("tpu_dma_rd: registered brows_full %0d, %0d rows", brows_full_q, brows_q);
       if (open_q) begin
         assert (blen_q != '0 && blen_q <= BlenWidth'(MaxBurst))
           else $error("tpu_dma_rd: bad open burst length");
+        assert (room_q == BlenWidth'(MaxBurst) - blen_q)
+          else $error("tpu_dma_rd: room register %0d, burst length %0d", room_q, blen_q);
         // A burst never crosses a 4 KB page.
         assert (13'(bstart_q[PageWidth-1:0]) + 13'(blen_q) <= 13'(Beats4k))
           else $error("tpu_dma_rd: burst crosses 4 KB");

@@ -9,8 +9,9 @@
 // A write at the same edge to that row is forwarded (a compare and a mux), so a read
 // right after a write sees the new data exactly as before.  With two write ports every
 // (write port, read port) pair has its own copy and a live-value table (one bit per row,
-// in flip-flops) says which port wrote the row last; when both write ports hit the same
-// row in one cycle, port 1 wins (the ISA calls such a program a race).  docs/core.md.
+// in flip-flops, read in two halves) says which port wrote the row last; when both write
+// ports hit the same row in one cycle, port 1 wins (the ISA calls such a program a race).
+// docs/core.md.
 // A read port may also name its next row as one of two candidates: rnext*_i when
 // rpick*_i is low, rnextb*_i when it is high.  Both candidates are looked up in the
 // live-value table and compared with the write rows; only the last step waits for the
@@ -78,16 +79,54 @@ module tpu_core_ram #(
   // Live-value table: 1 when write port 1 wrote the row last.
   logic [1:0] sel;
   if (NumWrite > 1) begin : g_lvt
-    logic       lvt_q [Rows];
-    logic [1:0] sel_q;
-    always_ff @(posedge clk_i) begin
-      if (we[0]) lvt_q[wa[0 +: Aw]] <= 1'b0;
-      if (we[1]) lvt_q[wa[Aw +: Aw]] <= 1'b1;
-      // Both candidates are looked up; the pick selects the bit.
-      sel_q[0] <= pick[0] ? lvt_q[rab[0 +: Aw]] : lvt_q[raa[0 +: Aw]];
-      sel_q[1] <= pick[1] ? lvt_q[rab[Aw +: Aw]] : lvt_q[raa[Aw +: Aw]];
+    // Read in two halves of the row number, so that neither side of the registering edge
+    // has the whole multiplexer over all rows (the ULX3S's longest path, docs/core.md):
+    // before the edge every group of 2^Lb rows picks its row by the low bits, for both
+    // candidates; after it the registered high bits pick the group.  Both halves read
+    // the table as it was before the edge's writes, as one registered look-up would.
+    localparam int unsigned Hb = Aw / 2;
+    localparam int unsigned Lb = Aw - Hb;
+    localparam int unsigned G  = 1 << Hb;
+    // Row {group, low bits}; Rows is a power of two, 4 or more (asserted below).  The write
+    // rows are decoded one-hot by halves, group and row in the group, so that each row's
+    // update is one look-up of its two halves' lines rather than a compare of every bit.
+    localparam int unsigned L = 1 << Lb;
+    logic [Rows-1:0] lvt_q, lvt_d;
+    logic [G-1:0]    wg0, wg1;  // the write rows' groups, one-hot (zero when not writing)
+    logic [L-1:0]    wl0, wl1;  // the write rows' places in their groups, one-hot
+    assign wg0 = we[0] ? G'(1) << wa[Lb +: Hb] : '0;
+    assign wg1 = we[1] ? G'(1) << wa[Aw + Lb +: Hb] : '0;
+    assign wl0 = L'(1) << wa[0 +: Lb];
+    assign wl1 = L'(1) << wa[Aw +: Lb];
+    always_comb begin
+      lvt_d = lvt_q;
+      for (int g = 0; g < G; g++) begin
+        if (wg0[g]) lvt_d[g*L +: L] = lvt_d[g*L +: L] & ~wl0;
+        if (wg1[g]) lvt_d[g*L +: L] = lvt_d[g*L +: L] | wl1;
+      end
     end
-    assign sel = sel_q;
+    always_ff @(posedge clk_i) lvt_q <= lvt_d;
+    for (genvar r = 0; r < 2; r++) begin : g_rd
+      logic [G-1:0]  ga_d, gb_d, ga_q, gb_q;  // candidate a's / b's row in each group
+      logic [Hb-1:0] ha_q, hb_q;              // the candidates' groups
+      logic          pick_q;
+      always_comb begin
+        logic [L-1:0] grp;
+        for (int g = 0; g < G; g++) begin
+          grp     = lvt_q[g*L +: L];
+          ga_d[g] = grp[raa[r*Aw +: Lb]];
+          gb_d[g] = grp[rab[r*Aw +: Lb]];
+        end
+      end
+      always_ff @(posedge clk_i) begin
+        ga_q   <= ga_d;
+        gb_q   <= gb_d;
+        ha_q   <= raa[r*Aw + Lb +: Hb];
+        hb_q   <= rab[r*Aw + Lb +: Hb];
+        pick_q <= pick[r];
+      end
+      assign sel[r] = pick_q ? gb_q[hb_q] : ga_q[ha_q];
+    end
   end else begin : g_no_lvt
     assign sel = '0;
   end
@@ -116,6 +155,8 @@ module tpu_core_ram #(
 `ifndef SYNTHESIS
   initial assert (NumWrite >= 1 && NumWrite <= 2 && NumRead >= 1 && NumRead <= 2)
     else $error("tpu_core_ram: NumWrite %0d / NumRead %0d must be 1 or 2", NumWrite, NumRead);
+  initial assert (NumWrite < 2 || (Rows >= 4 && Rows == (1 << Aw)))
+    else $error("tpu_core_ram: the live-value table needs a power of two of 4 rows or more, not %0d", Rows);
   // Immediate assertions in a clocked block, not properties (docs/verification.md).
   always_ff @(posedge clk_i) begin : checks
     a_w0_range: assert (!(we0_i && 32'(waddr0_i) >= Rows))
