@@ -264,15 +264,13 @@ module tpu_dma_rd #(
     assign s_fit_max[i]  = 16'(nr) <= 16'(MaxBurst);
     assign s_cr_n[i]     = 16'(cred_q) >= 16'(nr);
     assign s_cr_pl[i]    = 16'(cred_q) >= pl;
-    // k = min(nr, room, pl), the room being room_c when contiguous and MaxBurst if not:
-    // both minimums are made with their three compares side by side and s_contig picks.
-    logic [15:0] k, kc, kn;
+    logic [15:0] rm, k;
     assign s_contig[i] = open_q && !eod_q && !brows_full && s_end[i] && s_pz[i] && room_q != '0;
-    assign kc = (pl < 16'(nr) && pl < room_c) ? pl :
-                16'(nr) < room_c ? 16'(nr) : room_c;
-    assign kn = (pl < 16'(nr) && pl < 16'(MaxBurst)) ? pl :
-                16'(nr) < 16'(MaxBurst) ? 16'(nr) : 16'(MaxBurst);
-    assign k  = s_contig[i] ? kc : kn;
+    assign rm = s_contig[i] ? room_c : 16'(MaxBurst);
+    always_comb begin
+      k = 16'(nr) < rm ? 16'(nr) : rm;
+      if (pl < k) k = pl;
+    end
     assign s_k[i*16 +: 16]                    = k;
     assign s_next[i*BeatWidth +: BeatWidth]   = sb + BeatWidth'(k);
     assign s_blen[i*BlenWidth +: BlenWidth]   = s_contig[i] ? blen_q + BlenWidth'(k) : BlenWidth'(k);
