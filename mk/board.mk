@@ -26,6 +26,7 @@
 #                       -DTPU_MXU_DSP_PES=n: only n of the array's PEs multiply with a DSP,
 #                       -DTPU_ECP5: the others in CCU2C carry chains (the ULX3S, constraints/ulx3s.mk)
 #   BOARD_b_MHZ         the stated system clock: nextpnr's --freq and the timing check
+#   BOARD_b_SYNTH_OPTS  options of synth_ice40 / synth_ecp5 (the ULX3S: -abc9)
 #   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin;
 #                       BOARD_b_FW_HEX: a ready $readmemh image instead of bin2hex's (icebreaker)
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
@@ -55,7 +56,7 @@ BOARD_$(1)_DIR := $(BOARD_DIR)/$(1)
 BOARD_$(1)_EXT := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),bin,bit)
 BOARD_$(1)_BIT := $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_EXT)
 BOARD_$(1)_PNR_OUT := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),asc,config)
-BOARD_$(1)_SYNTH := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),synth_ice40 -dsp,synth_ecp5)
+BOARD_$(1)_SYNTH := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),synth_ice40 -dsp,synth_ecp5) $(BOARD_$(1)_SYNTH_OPTS)
 
 $(BOARD_DIR)/$(1)/fw.hex: $(or $(BOARD_$(1)_FW_HEX),$(BOARD_$(1)_FW)) scripts/bin2hex.py
 	@mkdir -p $$(@D)
