@@ -42,8 +42,8 @@ BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 # Session 15: Yosys maps the ULX3S with ABC9 (delay-driven, with the ECP5's cell and carry
 # delays) instead of ABC's LUT mapper (by LUT levels: once the deepest paths were cut, it
 # likely mapped the rest to the new, smaller depth).  On the retimed netlist the LUT mapper
-# gave 4,000-6,600 more LUT4 than before and router2 no longer converged (1,300-2,000 wires
-# still overused after 30 iterations).  With -abc9: 30,817 LUT4 instead of 45,232 and
+# gave 4,000-6,600 more LUT4 than before and router2 no longer converged (1,329 and 2,031 wires
+# still overused after 23 and 36 iterations).  With -abc9: 30,817 LUT4 instead of 45,232 and
 # 36.49 MHz routed at the 30 MHz target (docs/performance.md, Boards).  ABC's last step on
 # this netlist (&mfs) stops on an assertion; ABC9 keeps the mapping written before it, so the
 # log shows one "ABC: ... failed: return code 134" warning and the build goes on.
