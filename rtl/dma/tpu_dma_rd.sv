@@ -239,7 +239,7 @@ module tpu_dma_rd #(
   logic [3*16-1:0]        s_pl;
   logic [2:0]             s_end, s_pz, s_fit_pl, s_fit_room, s_fit_max, s_cr_n, s_cr_pl;
   logic [1:0]             sel;
-  logic [15:0]            room_c;
+  logic [15:0]            room_c;   // room_q widened for the 16-bit compares below
   logic [2:0]             s_contig;
   logic [3*16-1:0]        s_k;
   logic [3*BeatWidth-1:0] s_next;   // sb + k

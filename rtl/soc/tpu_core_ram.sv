@@ -87,40 +87,23 @@ module tpu_core_ram #(
     localparam int unsigned Hb = Aw / 2;
     localparam int unsigned Lb = Aw - Hb;
     localparam int unsigned G  = 1 << Hb;
-    // Row {group, low bits}; Rows is a power of two, 4 or more (asserted below).  The write
-    // rows are decoded one-hot by halves, group and row in the group, so that each row's
-    // update is one look-up of its two halves' lines rather than a compare of every bit.
-    localparam int unsigned L = 1 << Lb;
-    logic [Rows-1:0] lvt_q, lvt_d;
-    logic [G-1:0]    wg0, wg1;  // the write rows' groups, one-hot (zero when not writing)
-    logic [L-1:0]    wl0, wl1;  // the write rows' places in their groups, one-hot
-    assign wg0 = we[0] ? G'(1) << wa[Lb +: Hb] : '0;
-    assign wg1 = we[1] ? G'(1) << wa[Aw + Lb +: Hb] : '0;
-    assign wl0 = L'(1) << wa[0 +: Lb];
-    assign wl1 = L'(1) << wa[Aw +: Lb];
-    always_comb begin
-      lvt_d = lvt_q;
-      for (int g = 0; g < G; g++) begin
-        if (wg0[g]) lvt_d[g*L +: L] = lvt_d[g*L +: L] & ~wl0;
-        if (wg1[g]) lvt_d[g*L +: L] = lvt_d[g*L +: L] | wl1;
-      end
+    // Row {group, low bits}; Rows is a power of two, 4 or more (asserted below).  The table
+    // is stored by the low bits: lvt_q[l][g] is row {g, l}.  One word read by a candidate's
+    // low bits is every group's bit for it, and a write sets one bit of one word, so a
+    // simulator does a few word operations per cycle, and Yosys (memory_map) decodes each
+    // write one-hot by the two halves, word and bit, not by a compare of every row's number.
+    logic [G-1:0] lvt_q [L];
+    always_ff @(posedge clk_i) begin
+      if (we[0]) lvt_q[wa[0 +: Lb]][wa[Lb +: Hb]] <= 1'b0;
+      if (we[1]) lvt_q[wa[Aw +: Lb]][wa[Aw + Lb +: Hb]] <= 1'b1;
     end
-    always_ff @(posedge clk_i) lvt_q <= lvt_d;
     for (genvar r = 0; r < 2; r++) begin : g_rd
-      logic [G-1:0]  ga_d, gb_d, ga_q, gb_q;  // candidate a's / b's row in each group
-      logic [Hb-1:0] ha_q, hb_q;              // the candidates' groups
+      logic [G-1:0]  ga_q, gb_q;  // candidate a's / b's row in each group
+      logic [Hb-1:0] ha_q, hb_q;  // the candidates' groups
       logic          pick_q;
-      always_comb begin
-        logic [L-1:0] grp;
-        for (int g = 0; g < G; g++) begin
-          grp     = lvt_q[g*L +: L];
-          ga_d[g] = grp[raa[r*Aw +: Lb]];
-          gb_d[g] = grp[rab[r*Aw +: Lb]];
-        end
-      end
       always_ff @(posedge clk_i) begin
-        ga_q   <= ga_d;
-        gb_q   <= gb_d;
+        ga_q   <= lvt_q[raa[r*Aw +: Lb]];
+        gb_q   <= lvt_q[rab[r*Aw +: Lb]];
         ha_q   <= raa[r*Aw + Lb +: Hb];
         hb_q   <= rab[r*Aw + Lb +: Hb];
         pick_q <= pick[r];
