@@ -87,6 +87,7 @@ module tpu_core_ram #(
     localparam int unsigned Hb = Aw / 2;
     localparam int unsigned Lb = Aw - Hb;
     localparam int unsigned G  = 1 << Hb;
+    localparam int unsigned L  = 1 << Lb;
     // Row {group, low bits}; Rows is a power of two, 4 or more (asserted below).  The table
     // is stored by the low bits: lvt_q[l][g] is row {g, l}.  One word read by a candidate's
     // low bits is every group's bit for it, and a write sets one bit of one word, so a
