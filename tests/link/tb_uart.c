@@ -5,9 +5,12 @@
  * Pairs 0..3: each transmitter's line loops to its receiver; random bytes with random gaps
  * must arrive in order.  Some stop bits are forced low: the receiver must flag a framing
  * error, drop that byte and receive the following ones.  Single-cycle glitches on the idle
- * line must be ignored.  Pair 4: the receiver gets its line from a software transmitter at
- * the exact 3 Mbaud of a 25 MHz clock (8.33 cycles per bit, the divisor is 8).  Every
- * transmitter's line is also decoded by an ideal software receiver at its divisor.
+ * line must be ignored.  Pairs 4 and 5 face a far end at the exact line rate, as the FTDI
+ * chip is: the receiver gets its line from a software transmitter at exactly 3 Mbaud, and
+ * the transmitter's line is decoded at exactly 3 Mbaud, with the divisor rounded from the
+ * clock (pair 4: 25 MHz, 8.33 cycles per bit, divisor 8; pair 5: 33.33 MHz, the ULX3S's
+ * clock, 11.11 cycles per bit, divisor 11).  Every other transmitter's line is decoded by
+ * an ideal software receiver at its divisor.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +18,12 @@
 
 #include "tb.h"
 
-#define NP 5
-static const int tx_div[NP] = {4, 16, 217, 49, 8};
-static const int rx_div[NP] = {4, 16, 217, 50, 8};
+#define NP 6
+static const int tx_div[NP] = {4, 16, 217, 49, 8, 11};
+static const int rx_div[NP] = {4, 16, 217, 50, 8, 11};
+/* cycles per bit of the far end at the exact line rate; 0: the pair loops back */
+static const double exact[NP] = {0, 0, 0, 0, 25.0 / 3.0, 100.0 / 9.0};
+#define NLOOP 4   /* pairs 0 .. NLOOP-1 loop back */
 #define NBYTES 400
 
 struct pair {
@@ -33,7 +39,7 @@ struct pair {
     /* ideal software receiver on tx_o */
     int sw_state, sw_cnt, sw_bits, sw_byte, sw_n;
     uint64_t last_glitch;
-    /* software transmitter (pair 4) */
+    /* software transmitter at the exact rate (pairs NLOOP ..) */
     double soft_t;
     int soft_active, soft_byte, soft_i;
 };
@@ -64,7 +70,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < NP; k++) {
             struct pair *p = &P[k];
             if (p->nsent < NBYTES && p->gap == 0 && p->tx_bit_cycle < 0 &&
-                (k != 4 || !p->soft_active)) {
+                (k < NLOOP || !p->soft_active)) {
                 valid |= 1u << k;
                 data |= (uint64_t)p->sent[p->nsent] << (8 * k);
             }
@@ -84,7 +90,7 @@ int main(int argc, char **argv)
             int line = txl >> k & 1;
             if (valid >> k & 1 && ready >> k & 1) {
                 /* a byte was taken: its start bit begins now */
-                int force = k < 4 && tb_chance(tb, 1, 12);
+                int force = k < NLOOP && tb_chance(tb, 1, 12);
                 if (force) {
                     p->nerr_expect++;
                 } else {
@@ -96,7 +102,7 @@ int main(int argc, char **argv)
                             (unsigned long long)cyc, p->nsent, p->sent[p->nsent],
                             force ? " (stop forced low)" : "");
                 p->tx_bit_cycle = 0;
-                if (k == 4) {
+                if (k >= NLOOP) {
                     p->soft_active = 1;
                     p->soft_byte = p->sent[p->nsent];
                     p->soft_t = 0;
@@ -115,11 +121,11 @@ int main(int argc, char **argv)
             }
             /* the line the receiver sees */
             int rline = line;
-            if (k < 4 && p->tx_bit_cycle >= 9 * tx_div[k] && p->cur_force)
+            if (k < NLOOP && p->tx_bit_cycle >= 9 * tx_div[k] && p->cur_force)
                 rline = 0;
             /* glitches: isolated (two within a majority window would make a start bit) and
              * ended before the next start bit is due */
-            if (k < 4 && p->tx_bit_cycle < 0 && p->gap > rx_div[k] + 4 &&
+            if (k < NLOOP && p->tx_bit_cycle < 0 && p->gap > rx_div[k] + 4 &&
                 cyc > p->last_glitch + (uint64_t)rx_div[k] + 4 && tb_chance(tb, 1, 50)) {
                 p->last_glitch = cyc;
                 rline = 0;   /* a one-cycle glitch on the idle line */
@@ -128,11 +134,11 @@ int main(int argc, char **argv)
                     fprintf(stderr, "pair %d cycle %llu: glitch (gap %d, byte %d)\n", k,
                             (unsigned long long)cyc, p->gap, p->nsent);
             }
-            if (k == 4) {
-                /* software transmitter at 25e6 / 3e6 = 8.333 cycles per bit */
+            if (k >= NLOOP) {
+                /* software transmitter at the exact rate */
                 rline = 1;
                 if (p->soft_active) {
-                    int bit = (int)(p->soft_t / (25.0 / 3.0));
+                    int bit = (int)(p->soft_t / exact[k]);
                     if (bit == 0)
                         rline = 0;
                     else if (bit <= 8)
@@ -145,7 +151,8 @@ int main(int argc, char **argv)
                 }
             }
             rx_line |= (uint32_t)rline << k;
-            /* ideal software receiver on the transmitter's line */
+            /* ideal software receiver on the transmitter's line: bit b sampled at
+             * floor(per / 2 + b * per) cycles after the start bit's falling edge */
             if (p->sw_state == 0) {
                 if (!line) {
                     p->sw_state = 1;
@@ -155,9 +162,9 @@ int main(int argc, char **argv)
                 }
             } else {
                 p->sw_cnt++;
-                int c = p->sw_cnt - tx_div[k] / 2;
-                if (c >= 0 && c % tx_div[k] == 0) {
-                    int bit = c / tx_div[k];   /* 0 start, 1..8 data, 9 stop */
+                double per = exact[k] > 0 ? exact[k] : tx_div[k];
+                if (p->sw_cnt == (int)(per / 2 + p->sw_bits * per)) {
+                    int bit = p->sw_bits++;   /* 0 start, 1..8 data, 9 stop */
                     if (bit == 0 && line)
                         tb_check(tb, 0, "pair %d: start bit high at its centre", k);
                     if (bit >= 1 && bit <= 8)
@@ -201,9 +208,11 @@ int main(int argc, char **argv)
                  k, p->nerr_seen, p->nerr_expect);
         tb_check(tb, p->sw_n == NBYTES, "pair %d: %d bytes on the line of %d", k, p->sw_n,
                  NBYTES);
+        char far[64] = "";
+        if (k >= NLOOP)
+            snprintf(far, sizeof far, " (far end at %.2f cycles per bit)", exact[k]);
         printf("  pair %d: tx Div %d, rx Div %d%s: %d bytes sent, %d received, %d framing "
-               "errors injected and flagged %d\n", k, tx_div[k], rx_div[k],
-               k == 4 ? " (software transmitter at 8.33 cycles/bit)" : "", p->nsent, p->nrecv,
+               "errors injected and flagged %d\n", k, tx_div[k], rx_div[k], far, p->nsent, p->nrecv,
                p->nerr_expect, p->nerr_seen);
     }
     tb_end(tb, "uart_loopback", "pairs=%d bytes=%d glitches=%d", NP, NP * NBYTES, glitches);

@@ -9,17 +9,18 @@
 //   pair 2: 25 MHz, 115200 baud (Div 217)
 //   pair 3: transmitter 2 % faster than the receiver (Div 49 vs 50)
 //   pair 4: 25 MHz, 3 Mbaud from ClkHz/Baud (Div 8, 4 % above the exact 8.33)
+//   pair 5: 33.33 MHz, 3 Mbaud from ClkHz/Baud (Div 11, 1 % above the exact 11.11)
 module tpu_uart_loop (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic [4:0]  s_valid_i,
-  output logic [4:0]  s_ready_o,
-  input  logic [39:0] s_data_i,
-  output logic [4:0]  tx_o,
-  input  logic [4:0]  rx_i,
-  output logic [4:0]  m_valid_o,
-  output logic [39:0] m_data_o,
-  output logic [4:0]  frame_err_o
+  input  logic [5:0]  s_valid_i,
+  output logic [5:0]  s_ready_o,
+  input  logic [47:0] s_data_i,
+  output logic [5:0]  tx_o,
+  input  logic [5:0]  rx_i,
+  output logic [5:0]  m_valid_o,
+  output logic [47:0] m_data_o,
+  output logic [5:0]  frame_err_o
 );
 
   tpu_uart_tx #(.ClkHz(12_000_000), .Baud(3_000_000)) u_tx0 (.clk_i, .rst_ni,
@@ -46,6 +47,11 @@ module tpu_uart_loop (
     .s_valid_i(s_valid_i[4]), .s_ready_o(s_ready_o[4]), .s_data_i(s_data_i[39:32]), .tx_o(tx_o[4]));
   tpu_uart_rx #(.ClkHz(25_000_000), .Baud(3_000_000)) u_rx4 (.clk_i, .rst_ni, .rx_i(rx_i[4]),
     .m_valid_o(m_valid_o[4]), .m_data_o(m_data_o[39:32]), .frame_err_o(frame_err_o[4]));
+
+  tpu_uart_tx #(.ClkHz(33_333_333), .Baud(3_000_000)) u_tx5 (.clk_i, .rst_ni,
+    .s_valid_i(s_valid_i[5]), .s_ready_o(s_ready_o[5]), .s_data_i(s_data_i[47:40]), .tx_o(tx_o[5]));
+  tpu_uart_rx #(.ClkHz(33_333_333), .Baud(3_000_000)) u_rx5 (.clk_i, .rst_ni, .rx_i(rx_i[5]),
+    .m_valid_o(m_valid_o[5]), .m_data_o(m_data_o[47:40]), .frame_err_o(frame_err_o[5]));
 
 endmodule
 
