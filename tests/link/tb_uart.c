@@ -8,9 +8,9 @@
  * line must be ignored.  Pairs 4 and 5 face a far end at the exact line rate, as the FTDI
  * chip is: the receiver gets its line from a software transmitter at exactly 3 Mbaud, and
  * the transmitter's line is decoded at exactly 3 Mbaud, with the divisor rounded from the
- * clock (pair 4: 25 MHz, 8.33 cycles per bit, divisor 8; pair 5: 33.33 MHz, the ULX3S's
- * clock, 11.11 cycles per bit, divisor 11).  Every other transmitter's line is decoded by
- * an ideal software receiver at its divisor.
+ * clock (pair 4: 25 MHz, 8.33 cycles per bit, divisor 8; pair 5: 33.33 MHz, a clock the
+ * ULX3S's PLL makes (25 x 4 / 3), 11.11 cycles per bit, divisor 11).  Every other
+ * transmitter's line is decoded by an ideal software receiver at its divisor.
  */
 #include <stdio.h>
 #include <stdlib.h>
