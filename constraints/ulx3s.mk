@@ -36,7 +36,8 @@ BOARD_ulx3s_CONFIG := ulx3s
 # products on DSPs, the VPU 32 (8 lanes of 32 x 32 requantizing multiplies, 4 each) and the
 # compute and store engines 11: 107.  A 16 x 16 array needs 331 and so logic products:
 # -DTPU_MXU_DSP_PES=80 -DTPU_ECP5 (tpu_mxu DspPes, docs/mxu.md) makes 155, but that SoC
-# takes 99 % of the LUT places (docs/performance.md, Boards) and was never placed.
+# took 99 % of the LUT places under ABC (session 5) and, under ABC9 (session 16), 97 % of
+# the logic cells: it placed and did not route (docs/performance.md, Boards).
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
 BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=6 \
