@@ -68,7 +68,7 @@ def arcs(cell):
         return a, {}, []
     if t == "TRELLIS_FF":
         return {}, {"Q": FF_CQ}, ["DI", "CE", "LSR", "M"]
-    if t in ("TRELLIS_DPR16X4", "DPR16X4"):  # Yosys's synth_ecp5 names it TRELLIS_DPR16X4
+    if t == "TRELLIS_DPR16X4":  # LUT RAM, as synth_ecp5 names it
         return ({p: [("DO", DPR_RD)] for p in ins if p.startswith("RAD")},
                 {}, [p for p in ins if p.startswith(("WAD", "DI", "WRE"))])
     if t == "DP16KD":

@@ -41,7 +41,7 @@ struct pair {
     uint64_t last_glitch;
     /* software transmitter at the exact rate (pairs NLOOP ..) */
     double soft_t;
-    int soft_active, soft_byte, soft_i;
+    int soft_active, soft_byte;
 };
 static struct pair P[NP];
 
