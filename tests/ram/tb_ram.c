@@ -19,7 +19,7 @@
 
 #include "tb.h"
 
-#define NR 10
+#define NR 12
 #define NC 9
 #define ND 9
 #define RW 512
@@ -27,9 +27,11 @@
 #define WORDS(bits) (((bits) + 63) / 64)
 
 /* The tables of tests/ram/tpu_ram_tb.sv. */
-static const int ram_cfg[NR][4] = {
-    {256, 32, 2, 2},   {64, 32, 1, 1},   {16, 128, 1, 1},  {1024, 128, 2, 2}, {256, 128, 1, 1},
-    {64, 512, 1, 1},   {4096, 256, 2, 2}, {1024, 256, 1, 1}, {256, 512, 1, 1}, {16, 64, 2, 2},
+/* {Rows, Width, NumWrite, NumRead, LvtBram} */
+static const int ram_cfg[NR][5] = {
+    {256, 32, 2, 2, 0},   {64, 32, 1, 1, 0},    {16, 128, 1, 1, 0},  {1024, 128, 2, 2, 0},
+    {256, 128, 1, 1, 0},  {64, 512, 1, 1, 0},   {4096, 256, 2, 2, 0}, {1024, 256, 1, 1, 0},
+    {256, 512, 1, 1, 0},  {16, 64, 2, 2, 0},    {1024, 128, 2, 2, 1}, {16, 64, 2, 2, 1},
 };
 static const int cf_cfg[NC][2] = {
     {288, 8}, {257, 8}, {288, 4}, {65, 4}, {514, 4}, {130, 4}, {40, 16}, {40, 2}, {288, 32},
@@ -254,8 +256,9 @@ int main(int argc, char **argv) {
                 ram_checks++;
                 if (!same_wide(k ? p.rdata1 : p.rdata0, i * RW, &r->mem[(size_t)row * nwd], r->width, RW)) {
                     if (!ram_bad++)
-                        tb_check(tb, 0, "cycle %" PRIu64 ": RAM %d (%d x %d, %dW%dR) port %d row %u differs "
-                                 "from the model", tb->cycle, i, r->rows, r->width, r->nw, r->nr, k, row);
+                        tb_check(tb, 0, "cycle %" PRIu64 ": RAM %d (%d x %d, %dW%dR%s) port %d row %u differs "
+                                 "from the model", tb->cycle, i, r->rows, r->width, r->nw, r->nr,
+                                 ram_cfg[i][4] ? ", LVT in block RAM" : "", k, row);
                 }
             }
         }

@@ -7,7 +7,7 @@
 // unused, as do the table look-ups.
 /* verilator lint_off UNUSEDSIGNAL */
 module tpu_ram_tb #(
-  localparam int unsigned NR = 10,   // tpu_core_ram instances
+  localparam int unsigned NR = 12,   // tpu_core_ram instances
   localparam int unsigned NC = 9,    // tpu_core_fifo instances
   localparam int unsigned ND = 9,    // tpu_dma_fifo instances
   localparam int unsigned RW = 512,  // widest RAM row
@@ -47,21 +47,24 @@ module tpu_ram_tb #(
   output logic [ND*FW-1:0] df_data_o
 );
 
-  // {Rows, Width, NumWrite, NumRead}: UB, WB, VP of icebreaker, ulx3s, sim16, c4 (bf16 N=4)
-  // and a 16-row UB where every access collides.
+  // {Rows, Width, NumWrite, NumRead, LvtBram}: UB, WB, VP of icebreaker, ulx3s, sim16, c4
+  // (bf16 N=4) and a 16-row UB where every access collides; then the ULX3S's UB and the
+  // colliding one with the live-value table in block RAM.
   function automatic int unsigned ram_cfg(int unsigned i, int unsigned f);
-    int unsigned c [4];
+    int unsigned c [5];
     case (i)
-      0: c = '{256, 32, 2, 2};
-      1: c = '{64, 32, 1, 1};
-      2: c = '{16, 128, 1, 1};
-      3: c = '{1024, 128, 2, 2};
-      4: c = '{256, 128, 1, 1};
-      5: c = '{64, 512, 1, 1};
-      6: c = '{4096, 256, 2, 2};
-      7: c = '{1024, 256, 1, 1};
-      8: c = '{256, 512, 1, 1};
-      default: c = '{16, 64, 2, 2};
+      0: c = '{256, 32, 2, 2, 0};
+      1: c = '{64, 32, 1, 1, 0};
+      2: c = '{16, 128, 1, 1, 0};
+      3: c = '{1024, 128, 2, 2, 0};
+      4: c = '{256, 128, 1, 1, 0};
+      5: c = '{64, 512, 1, 1, 0};
+      6: c = '{4096, 256, 2, 2, 0};
+      7: c = '{1024, 256, 1, 1, 0};
+      8: c = '{256, 512, 1, 1, 0};
+      9: c = '{16, 64, 2, 2, 0};
+      10: c = '{1024, 128, 2, 2, 1};
+      default: c = '{16, 64, 2, 2, 1};
     endcase
     return c[f];
   endfunction
@@ -104,7 +107,7 @@ module tpu_ram_tb #(
     localparam int unsigned W = ram_cfg(i, 1);
     logic [W-1:0] rd0, rd1;
     tpu_core_ram #(.Rows(ram_cfg(i, 0)), .Width(W), .NumWrite(ram_cfg(i, 2)),
-                   .NumRead(ram_cfg(i, 3))) u_ram (
+                   .NumRead(ram_cfg(i, 3)), .LvtBram(ram_cfg(i, 4))) u_ram (
       .clk_i    (clk_i),
       .we0_i    (ram_we0_i[i]),
       .waddr0_i (ram_waddr0_i[i*16 +: 16]),
