@@ -39,6 +39,9 @@ def check_spec(s):
             errs.append(f"config {c['name']}: mem = \"hbm2\" exactly when pch > 0")
         if c.get("bus_bits") not in (64, 128, 256) or (c.get("mem") == "hbm2" and c["bus_bits"] != 256):
             errs.append(f"config {c['name']}: bus_bits must be 64, 128 or 256 (256 with hbm2)")
+        lanes = c.get("vpu_lanes", c["n"])
+        if not isinstance(lanes, int) or lanes < 1 or c["n"] % lanes:
+            errs.append(f"config {c['name']}: vpu_lanes must divide n ({c['n']})")
     formats = {}
     for f in s["field"]:
         formats.setdefault(f["format"], []).append(f)
@@ -246,19 +249,20 @@ def make_fragment(s):
         o.append(f"SOC_CFG_{c['name']} := N={c['n']} EnableBf16={c['bf16']} UbRows={c['ub_rows']} "
                  f"WbRows={c['wb_rows']} AccRows={c['acc_rows']} VpRows={c['vp_rows']} "
                  f"NumPch={c['pch']} MemKb={c['mem_kb']} MemBackend={MEM_KINDS[c['mem']]} "
-                 f"MemDataWidth={c['bus_bits']}")
+                 f"MemDataWidth={c['bus_bits']}" + (f" VpuLanes={c['vpu_lanes']}" if "vpu_lanes" in c else ""))
     o.append("")
     return "\n".join(o)
 
 
 def doc_tables(s):
     o = [DOC_MARK, "", "## Reference tables", ""]
-    o += ["### Configurations", "", "| name | N | bf16 | UB rows | WB rows | ACC rows | VP rows | pseudo-channels | memory | bus bits | use |",
-          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    o += ["### Configurations", "", "| name | N | bf16 | UB rows | WB rows | ACC rows | VP rows | pseudo-channels | memory | bus bits | VPU lanes | use |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in s["config"]:
         mem = f"{c['mem_kb'] // 1024} MB" if c["mem_kb"] >= 1024 else f"{c['mem_kb']} KB"
         o.append(f"| `{c['name']}` | {c['n']} | {'yes' if c['bf16'] else 'no'} | {c['ub_rows']} | {c['wb_rows']} | "
-                 f"{c['acc_rows']} | {c['vp_rows']} | {c['pch'] or c['mem'].upper()} | {mem} | {c['bus_bits']} | {c['doc']} |")
+                 f"{c['acc_rows']} | {c['vp_rows']} | {c['pch'] or c['mem'].upper()} | {mem} | {c['bus_bits']} | "
+                 f"{c.get('vpu_lanes', c['n'])} | {c['doc']} |")
     o += ["", "### Buffers", "", "| buffer | value | row bytes | holds |", "|---|---|---|---|"]
     for b in s["buffer"]:
         o.append(f"| `{b['name']}` | {b['value']} | {b['row_bytes']} | {b['doc']} |")

@@ -20,6 +20,7 @@ module tpu_board_soc #(
   parameter int MemKb        = 128,
   parameter int MemBackend   = tpu_mem_pkg::BackendSpram,
   parameter int MemDataWidth = 64,
+  parameter int VpuLanes     = N,         // vector-unit lanes per cycle (a divisor of N)
   // Board
   parameter int unsigned ClkHz = 24_000_000,
   parameter int unsigned Baud  = 3_000_000,
@@ -76,6 +77,7 @@ module tpu_board_soc #(
     .MemBackend(MemBackend),
     .MemDataWidth(MemDataWidth),
     .ConfigName(ConfigName),
+    .VpuLanes  (VpuLanes),
     .FwRamKb   (FwRamKb),
     .FwInit    (FwInit),
     .DmemReg   (1),

@@ -27,6 +27,7 @@ module ulx3s_top #(
   parameter int MemKb        = 32768,
   parameter int MemBackend   = tpu_mem_pkg::BackendSdram,
   parameter int MemDataWidth = 64,
+  parameter int VpuLanes     = N,
   // Board
   parameter int unsigned ClkHz = 50_000_000,  // system clock made by the PLL
   parameter int unsigned Baud  = 3_000_000,   // UART line rate (the FT231X does 3 Mbaud)
@@ -128,6 +129,7 @@ module ulx3s_top #(
     .MemKb       (MemKb),
     .MemBackend  (MemBackend),
     .MemDataWidth(MemDataWidth),
+    .VpuLanes    (VpuLanes),
     .ClkHz  (ClkHz),
     .Baud   (Baud),
     .FwInit (FwInit),
