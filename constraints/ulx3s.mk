@@ -37,7 +37,11 @@ BOARD_ulx3s_CONFIG := ulx3s
 # compute and store engines 11: 107.  A 16 x 16 array needs 331 and so logic products:
 # -DTPU_MXU_DSP_PES=80 -DTPU_ECP5 (tpu_mxu DspPes, docs/mxu.md) makes 155, but that SoC
 # took 99 % of the LUT places under ABC (session 5) and, under ABC9 (session 16), 97 % of
-# the logic cells: it placed and did not route (docs/performance.md, Boards).
+# the logic cells: it placed and did not route (docs/performance.md, Boards).  Session 17:
+# with vpu_lanes = 4 (spec/picotpu.toml; 16 VPU DSPs) and -DTPU_MXU_DSP_PES=128, 79 % of the
+# logic cells, 72 % adding -DTPU_LVT_BRAM (the UB's live-value table in block RAM); neither
+# routed at 30 MHz (24.44 / 22.60 MHz estimated after placement), nor did the 8 x 8 build
+# with -DTPU_LVT_BRAM.
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
 BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=6 \
