@@ -40,7 +40,7 @@ def check_spec(s):
         if c.get("bus_bits") not in (64, 128, 256) or (c.get("mem") == "hbm2" and c["bus_bits"] != 256):
             errs.append(f"config {c['name']}: bus_bits must be 64, 128 or 256 (256 with hbm2)")
         lanes = c.get("vpu_lanes", c["n"])
-        if not isinstance(lanes, int) or lanes < 1 or c["n"] % lanes:
+        if type(lanes) is not int or lanes < 1 or c["n"] % lanes:  # a TOML boolean is an int in Python
             errs.append(f"config {c['name']}: vpu_lanes must divide n ({c['n']})")
     formats = {}
     for f in s["field"]:
