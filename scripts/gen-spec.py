@@ -40,7 +40,8 @@ def check_spec(s):
         if c.get("bus_bits") not in (64, 128, 256) or (c.get("mem") == "hbm2" and c["bus_bits"] != 256):
             errs.append(f"config {c['name']}: bus_bits must be 64, 128 or 256 (256 with hbm2)")
         lanes = c.get("vpu_lanes", c["n"])
-        if type(lanes) is not int or lanes < 1 or c["n"] % lanes:  # a TOML boolean is an int in Python
+        # type(), not isinstance(): a TOML boolean is an int in Python.
+        if type(lanes) is not int or lanes < 1 or c["n"] % lanes:
             errs.append(f"config {c['name']}: vpu_lanes must divide n ({c['n']})")
     formats = {}
     for f in s["field"]:
