@@ -42,7 +42,9 @@ BOARD_ulx3s_CONFIG := ulx3s
 # with vpu_lanes = 4 (spec/picotpu.toml; 16 VPU DSPs) and -DTPU_MXU_DSP_PES=128, 79 % of the
 # logic cells, 72 % adding -DTPU_LVT_BRAM (the UB's live-value table in block RAM); neither
 # routed at 30 MHz (24.44 / 22.60 MHz estimated after placement), nor did the 8 x 8 build
-# with -DTPU_LVT_BRAM.
+# with -DTPU_LVT_BRAM.  Session 18: the same 16 x 16 at 20 MHz / 2 Mbaud placed at an estimated
+# 30.10 MHz but routed with neither router2 nor router1; router2's congestion is in the
+# MXU array's block and on nets of 500-3,800 loads (docs/performance.md, "session 18").
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
 BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=6 \
