@@ -50,6 +50,11 @@ board_pname = $(word 1,$(subst =, ,$(1)))
 board_pval = $(word 2,$(subst =, ,$(1)))
 board_chparams = $(foreach p,$(1),-set $(call board_pname,$(p)) $(call board_pval,$(p)))
 board_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
+# BOARD_HEATMAP=1: router2 writes its congestion after every iteration to
+# build/boards/<board>/heatmap/h_* (boards routed with router2, the ULX3S);
+# scripts/board-congestion.py reads them (docs/boards.md, "When a build does not route").
+BOARD_HEATMAP ?=
+board_heatmap = $(and $(filter-out 0,$(BOARD_HEATMAP)),$(findstring router2,$(BOARD_$(1)_PNR_ARGS)))
 
 define board_rules
 BOARD_$(1)_DIR := $(BOARD_DIR)/$(1)
@@ -81,10 +86,12 @@ $(BOARD_DIR)/$(1)/$(1).json: $(SOC_SRCS) $(BOARD_$(1)_SRCS) $(BOARD_DIR)/$(1)/fw
 $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_PNR_OUT): $(BOARD_DIR)/$(1)/$(1).json scripts/board-pnr.py $(BOARD_$(1)_CONSTRAINTS)
 	@echo "  PNR   $(1): $(BOARD_$(1)_MHZ) MHz target"
 	@cp $(BOARD_$(1)_CONSTRAINTS) $$(@D)/
-	@scripts/board-pnr.py --board $(1) --family $(BOARD_$(1)_FAMILY) --dir $$(@D) \
+	@$(if $(call board_heatmap,$(1)),rm -rf $$(@D)/heatmap && mkdir -p $$(@D)/heatmap &&) \
+	scripts/board-pnr.py --board $(1) --family $(BOARD_$(1)_FAMILY) --dir $$(@D) \
 	  --target-mhz $(BOARD_$(1)_MHZ) --macs $$$$(( $(call board_param,N,$(SOC_CFG_$(BOARD_$(1)_CONFIG)))**2 )) \
 	  --out $$(@F) -- $$(BOARD_$(1)_NEXTPNR) $(BOARD_$(1)_PNR_ARGS) --json $(1).json --seed $(BOARD_SEED) \
-	  --freq $(BOARD_$(1)_MHZ) --timing-allow-fail --report report.json -l pnr.log -q
+	  --freq $(BOARD_$(1)_MHZ) --timing-allow-fail --report report.json -l pnr.log -q \
+	  $(if $(call board_heatmap,$(1)),--router2-heatmap heatmap/h)
 
 $$(BOARD_$(1)_BIT): $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_PNR_OUT)
 	@echo "  PACK  $(1): $$@"

@@ -16,14 +16,14 @@
 BOARD_TESTS ?= icebreaker ulx3s
 BOARD_FIT_TESTS ?= $(filter-out $(BOARD_TESTS),ulx3s)
 
-TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths $(addprefix test-board-,$(BOARD_TESTS)) \
+TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths test-board-congestion $(addprefix test-board-,$(BOARD_TESTS)) \
                 $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 TEST_EARLY += $(addprefix test-board-,$(BOARD_TESTS)) $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 # What the early board builds take from the rest of the tree: their firmware images, built
 # before they start so that no two makes build the same file (constraints/*.mk; recursive,
 # since mk/board.mk includes those after this file).
 TEST_EARLY_DEPS = $(foreach b,$(BOARD_TESTS) $(BOARD_FIT_TESTS),$(or $(BOARD_$(b)_FW_HEX),$(BOARD_$(b)_FW)))
-.PHONY: test-board-errors test-board-pnr-check test-board-paths bench-boards
+.PHONY: test-board-errors test-board-pnr-check test-board-paths test-board-congestion bench-boards
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
 
@@ -45,6 +45,11 @@ test-board-pnr-check:
 # scripts/board-paths.py (the pre-placement path estimate) on a small design (seconds).
 test-board-paths:
 	@$(call run_test,board-paths,tests/boards/paths-test.sh)
+
+# scripts/board-congestion.py (router2's heatmaps, BOARD_HEATMAP=1) on known heatmaps and on
+# a real router2 run of a small ECP5 design (seconds).
+test-board-congestion:
+	@$(call run_test,board-congestion,env NEXTPNR_ECP5="$(NEXTPNR_ECP5)" tests/boards/congestion-test.sh)
 
 # A static pattern rule: make skips implicit (pattern) rules for .PHONY targets, so a plain
 # `test-board-%:` never ran for the boards in BOARD_TESTS ("Nothing to be done").
