@@ -36,7 +36,8 @@ module ulx3s_top #(
   parameter int PllClkiDiv     = 1,
   parameter int PllClkfbDiv    = 2,
   parameter int PllClkopDiv    = 12,
-  parameter int PllSdramPhase  = 6            // CLKOS delay in VCO periods (PllClkopDiv = 360 deg)
+  parameter int PllSdramPhase  = 6,           // CLKOS delay in VCO periods (PllClkopDiv = 360 deg)
+  parameter int RstGlobal      = 0            // 1: the reset reaches the SoC on a global network
 ) (
   input  wire         clk_25mhz_i,   // G2
   input  wire         btn_fire1_i,   // R1, active high: reset
@@ -108,12 +109,24 @@ module ulx3s_top #(
     .CLKINTFB    ()
   );
 
+  logic rst_n_sync;
   tpu_board_reset u_rst (
     .clk_i   (clk),
     .locked_i(pll_locked),
     .btn_ni  (!btn_fire1_i),
-    .rst_no  (rst_n)
+    .rst_no  (rst_n_sync)
   );
+  // RstGlobal = 1 (the 16 x 16 build, constraints/ulx3s16.mk): the reset's 3,800
+  // flip-flop LSR pins are reached over a primary clock network through a DCCA buffer,
+  // not general routing (nextpnr promotes only clocks by itself).  The buffer carries the
+  // active-high reset the LSR pins take, so no LUT sits between it and them.
+  if (RstGlobal != 0) begin : g_rst_global
+    logic rst_glb;
+    DCCA u_buf (.CLKI(!rst_n_sync), .CE(1'b1), .CLKO(rst_glb));
+    assign rst_n = !rst_glb;
+  end else begin : g_rst_local
+    assign rst_n = rst_n_sync;
+  end
 
   // ================================================================ SoC
   logic fault, mem_busy, dq_oe;

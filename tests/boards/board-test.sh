@@ -13,7 +13,7 @@ fail() { echo "FAIL board-$b: $*"; exit 1; }
 start=$(date +%s)
 $make --no-print-directory bitstream BOARD="$b" || fail "make bitstream BOARD=$b failed (see above)"
 secs=$(( $(date +%s) - start ))
-ext=bin; [ "$b" = ulx3s ] && ext=bit
+ext=bin; case $b in ulx3s*) ext=bit ;; esac
 bit=$dir/$b.$ext
 [ -s "$bit" ] || fail "no bitstream $bit"
 python3 - "$dir/summary.json" <<'PY' || fail "summary check failed"

@@ -15,7 +15,7 @@ ifneq ($(words $(BOARDSOC_BOARD_G)),3)
 $(error tests/boardsoc/test.mk: DmemReg, CpuLutRam and DmaRowQueue not all found in rtl/boards/tpu_board_soc.sv (got '$(BOARDSOC_BOARD_G)'))
 endif
 
-BOARDSOC_CONFIGS := icebreaker ulx3s ice40prim
+BOARDSOC_CONFIGS := icebreaker ulx3s ulx3s16 ice40prim
 # The icebreaker configuration's 124 KB (spec/picotpu.toml) is the lite SoC's device memory
 # (the board builds picotpu-lite, below); the full SoC here keeps its 128 KB (tpu_soc wants a
 # power of two): BOARDSOC_CFG_<config> are the parameters of these models.
@@ -38,9 +38,23 @@ BOARDSOC_MKDEPS_ulx3s := constraints/ulx3s.mk
 BOARDSOC_CDEFS_ulx3s := -DBOARD_SDRAM -Isim/sdram
 BOARDSOC_CSRCS_ulx3s := sim/sdram/sdram.c
 BOARDSOC_HDRS_ulx3s := sim/sdram/sdram.h
+# ulx3s16: the 16 x 16 ULX3S (constraints/ulx3s16.mk) at its 20 MHz, with the board build's
+# defines: 136 DSP PEs and the others' products in CCU2C carry chains (Yosys's model of the
+# primitive, ecp5/cells_sim.v), the UB's live-value table in block RAM (LvtBram).
+include constraints/ulx3s16.mk
+BOARDSOC_CFG_ulx3s16 = $(SOC_CFG_ulx3s16)
+BOARDSOC_CLK_ulx3s16 := $(BOARD_ulx3s16_CLK_HZ)
+BOARDSOC_MKDEPS_ulx3s16 := constraints/ulx3s16.mk
+BOARDSOC_CDEFS_ulx3s16 := $(BOARDSOC_CDEFS_ulx3s)
+BOARDSOC_CSRCS_ulx3s16 := $(BOARDSOC_CSRCS_ulx3s)
+BOARDSOC_HDRS_ulx3s16 := $(BOARDSOC_HDRS_ulx3s)
+BOARDSOC_YOSYS_SHARE := $(shell $(or $(YOSYS),yosys)-config --datdir 2>/dev/null || echo /usr/share/yosys)
+BOARDSOC_VARGS_ulx3s16 = $(BOARD_ulx3s16_DEFINES) tests/boards/cells.vlt $(BOARDSOC_YOSYS_SHARE)/ecp5/cells_sim.v \
+  -I$(BOARDSOC_YOSYS_SHARE)/ecp5
 BOARDSOC_FW_RAM_KB := 16
 BOARDSOC_PROGS_icebreaker ?= 16
 BOARDSOC_PROGS_ulx3s ?= 6
+BOARDSOC_PROGS_ulx3s16 ?= 6
 BOARDSOC_OPS ?= 60
 
 # The SoC's sources and the testbench's, as tests/soc/test.mk lists them (this file is
