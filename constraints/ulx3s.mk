@@ -21,7 +21,7 @@
 # (the live-value table stored by the low bits): 33.66 MHz routed at 30 MHz; 33.33 MHz
 # (CLKI 3, CLKFB 4, CLKOP 18, phase 9; the UART at 11 clocks per bit, 1 % fast) routed
 # at 32.73 MHz and failed.  Session 17 (new source, options off, the same logic): 30.23 MHz
-# routed at 30 MHz.
+# routed at 30 MHz.  Session 19 (the top's RstGlobal parameter, off here): 30.91 MHz.
 # Other clocks that keep the UART exact (CLKI_DIV 5 throughout): 10 MHz (CLKFB 2, CLKOP 60,
 # phase 30) or 20 MHz (CLKFB 4, CLKOP 30, phase 15) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40,
 # phase 20) at 3 Mbaud.
