@@ -45,8 +45,8 @@ BOARD_ulx3s_CONFIG := ulx3s
 # with -DTPU_LVT_BRAM.  Session 18: the same 16 x 16 at 20 MHz / 2 Mbaud placed at an estimated
 # 30.10 MHz but routed with neither router2 nor router1; router2's congestion is in the
 # MXU array's block and on nets of 500-3,800 loads (docs/performance.md, "session 18").
-# Session 19: the 16 x 16 build routes with 2 VPU lanes, 136 DSP PEs, the live-value table
-# in block RAM and the reset on a global network, at 20 MHz: constraints/ulx3s16.mk.
+# Session 19: a 16 x 16 trial routed at 20 MHz with 2 VPU lanes, 136 DSP PEs, the live-value
+# table in block RAM and the reset on a global network (docs/boards.md, "session 19").
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
 BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=6 \

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # mk/board.mk - FPGA bitstreams and flashing (docs/boards.md).
 #
-#   make bitstream BOARD=icebreaker|ulx3s|ulx3s16   Yosys -> nextpnr -> icepack/ecppack
-#   make flash BOARD=icebreaker|ulx3s|ulx3s16       iceprog / openFPGALoader
+#   make bitstream BOARD=icebreaker|ulx3s   Yosys -> nextpnr -> icepack/ecppack
+#   make flash BOARD=icebreaker|ulx3s       iceprog / openFPGALoader
 #
 # Each board's fragment, constraints/<board>.mk, sets BOARD_<board>_* (below) and this file
 # makes the rules: build/boards/<board>/
@@ -32,7 +32,7 @@
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
 #   BOARD_b_FLASH       the flash command (the bitstream is appended)
 
-BOARDS := icebreaker ulx3s ulx3s16
+BOARDS := icebreaker ulx3s
 BOARD_DIR := build/boards
 
 ICEPACK ?= icepack
@@ -44,7 +44,7 @@ BOARD_SEED ?= 1
 
 BOARD_COMMON_SRCS := rtl/boards/tpu_board_reset.sv rtl/boards/tpu_board_leds.sv rtl/boards/tpu_board_soc.sv
 
-include constraints/icebreaker.mk constraints/ulx3s.mk constraints/ulx3s16.mk
+include constraints/icebreaker.mk constraints/ulx3s.mk
 
 board_pname = $(word 1,$(subst =, ,$(1)))
 board_pval = $(word 2,$(subst =, ,$(1)))

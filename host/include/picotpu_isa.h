@@ -289,7 +289,6 @@ static inline int ptpu_field_set(uint32_t *insn, int word, int lsb, int width, i
     X(sim32, 32, 1, 4096, 1024, 2048, 256, 8, 262144) \
     X(sim128, 128, 1, 2048, 1024, 1024, 128, 16, 524288) \
     X(ulx3s, 8, 0, 1024, 256, 512, 64, 0, 32768) \
-    X(ulx3s16, 16, 0, 1024, 256, 512, 64, 0, 32768) \
     X(icebreaker, 4, 0, 256, 64, 128, 16, 0, 124)
 
 #endif

@@ -116,7 +116,7 @@ module ulx3s_top #(
     .btn_ni  (!btn_fire1_i),
     .rst_no  (rst_n_sync)
   );
-  // RstGlobal = 1 (the 16 x 16 build, constraints/ulx3s16.mk): the reset's 3,800
+  // RstGlobal = 1 (session 19's 16 x 16 trial, docs/boards.md): the reset's 3,800
   // flip-flop LSR pins are reached over a primary clock network through a DCCA buffer,
   // not general routing (nextpnr promotes only clocks by itself).  The buffer carries the
   // active-high reset the LSR pins take, so no LUT sits between it and them.

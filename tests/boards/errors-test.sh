@@ -15,9 +15,9 @@ check() {  # check NAME EXPECTED-REGEX MAKE-ARGS...
     bad=$((bad + 1))
   fi
 }
-check no-board-bitstream "BOARD is not set.*icebreaker ulx3s ulx3s16" bitstream
-check no-board-flash "BOARD is not set.*icebreaker ulx3s ulx3s16" flash
-check unknown-board "unknown BOARD 'nosuch': the boards are icebreaker ulx3s ulx3s16" bitstream BOARD=nosuch
+check no-board-bitstream "BOARD is not set.*icebreaker ulx3s" bitstream
+check no-board-flash "BOARD is not set.*icebreaker ulx3s" flash
+check unknown-board "unknown BOARD 'nosuch': the boards are icebreaker ulx3s" bitstream BOARD=nosuch
 check unknown-board-flash "unknown BOARD 'nosuch'" flash BOARD=nosuch
 check empty-board "BOARD is not set" bitstream BOARD=
 check no-iceprog "flash icebreaker: '/nonexistent/iceprog' not found" flash BOARD=icebreaker ICEPROG=/nonexistent/iceprog

@@ -53,7 +53,7 @@ test-board-congestion:
 
 # A static pattern rule: make skips implicit (pattern) rules for .PHONY targets, so a plain
 # `test-board-%:` never ran for the boards in BOARD_TESTS ("Nothing to be done").
-BOARD_TEST_ALL := $(sort $(BOARD_TESTS) icebreaker ulx3s ulx3s16)
+BOARD_TEST_ALL := $(sort $(BOARD_TESTS) icebreaker ulx3s)
 .PHONY: $(addprefix test-board-,$(BOARD_TEST_ALL))
 $(addprefix test-board-,$(BOARD_TEST_ALL)): test-board-%:
 	@$(call run_test,board-$*,env MAKE="$(MAKE)" tests/boards/board-test.sh $*)
@@ -65,10 +65,8 @@ $(addprefix test-board-fit-,$(BOARD_TEST_ALL)): test-board-fit-%:
 	  scripts/board-pnr.py --board $* --family $(BOARD_$*_FAMILY) --dir $(BOARD_DIR)/$* --fit-only')
 
 # make bench-boards: resources, Fmax and peak GOPS of every board in BENCH_BOARDS that builds
-# (a full build is long: BENCH_BOARDS= skips them in make bench).  ulx3s16, the 16 x 16
-# ULX3S (about an hour of one core), is built here and by hand, not by make test
-# (test-board-ulx3s16 and test-board-fit-ulx3s16 run it on request).
-BENCH_BOARDS ?= icebreaker ulx3s ulx3s16
+# (a full build is long: BENCH_BOARDS= skips them in make bench).
+BENCH_BOARDS ?= icebreaker ulx3s
 BENCH_TARGETS += bench-boards
 bench-boards:
 	@for b in $(BENCH_BOARDS); do \

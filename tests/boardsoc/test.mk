@@ -15,7 +15,7 @@ ifneq ($(words $(BOARDSOC_BOARD_G)),3)
 $(error tests/boardsoc/test.mk: DmemReg, CpuLutRam and DmaRowQueue not all found in rtl/boards/tpu_board_soc.sv (got '$(BOARDSOC_BOARD_G)'))
 endif
 
-BOARDSOC_CONFIGS := icebreaker ulx3s ulx3s16 ice40prim
+BOARDSOC_CONFIGS := icebreaker ulx3s ice40prim
 # The icebreaker configuration's 124 KB (spec/picotpu.toml) is the lite SoC's device memory
 # (the board builds picotpu-lite, below); the full SoC here keeps its 128 KB (tpu_soc wants a
 # power of two): BOARDSOC_CFG_<config> are the parameters of these models.
@@ -38,23 +38,9 @@ BOARDSOC_MKDEPS_ulx3s := constraints/ulx3s.mk
 BOARDSOC_CDEFS_ulx3s := -DBOARD_SDRAM -Isim/sdram
 BOARDSOC_CSRCS_ulx3s := sim/sdram/sdram.c
 BOARDSOC_HDRS_ulx3s := sim/sdram/sdram.h
-# ulx3s16: the 16 x 16 ULX3S (constraints/ulx3s16.mk) at its 20 MHz, with the board build's
-# defines but TPU_ECP5: 136 DSP PEs, the UB's live-value table in block RAM (LvtBram).  The
-# other 120 products are the generic logic multiplier here; the board's CCU2C form of it
-# is checked on every operand pair by test-mxu-mul-ecp5 and in an array by test-mxu-n4e
-# (with Yosys's CCU2C model the 120 products made 91 MB of C++, too slow to compile here).
-include constraints/ulx3s16.mk
-BOARDSOC_CFG_ulx3s16 = $(SOC_CFG_ulx3s16)
-BOARDSOC_CLK_ulx3s16 := $(BOARD_ulx3s16_CLK_HZ)
-BOARDSOC_MKDEPS_ulx3s16 := constraints/ulx3s16.mk
-BOARDSOC_CDEFS_ulx3s16 := $(BOARDSOC_CDEFS_ulx3s)
-BOARDSOC_CSRCS_ulx3s16 := $(BOARDSOC_CSRCS_ulx3s)
-BOARDSOC_HDRS_ulx3s16 := $(BOARDSOC_HDRS_ulx3s)
-BOARDSOC_VARGS_ulx3s16 = $(filter-out -DTPU_ECP5,$(BOARD_ulx3s16_DEFINES))
 BOARDSOC_FW_RAM_KB := 16
 BOARDSOC_PROGS_icebreaker ?= 16
 BOARDSOC_PROGS_ulx3s ?= 6
-BOARDSOC_PROGS_ulx3s16 ?= 6
 BOARDSOC_OPS ?= 60
 
 # The SoC's sources and the testbench's, as tests/soc/test.mk lists them (this file is

@@ -30,7 +30,7 @@ $(eval $(call tb_prog,tb_mxu_n4m,mxu_n4m,$(MXU_TB)))
 
 # Mixed PEs (DspPes): the first DspPes PEs, row by row, multiply with `*`, the others in
 # logic (tpu_mxu_mul_logic); name:N:EnableBf16:AccRows:WideLanes:DspPes.  n16d is the 16 x 16
-# ULX3S array (constraints/ulx3s16.mk: 136 DSP PEs with 2 VPU lanes; row 8 is split); n4d
+# ULX3S array that routed in session 19 (136 DSP PEs with 2 VPU lanes; row 8 split); n4d
 # splits a row; n8d has the logic PEs in the int8 branch of the bf16 datapath with wide lanes.
 MXU_DSP_CONFIGS := n4d:4:0:64:0:5 n8d:8:1:64:1:27 n16d:16:0:256:0:136
 define mxu_dsp_config
