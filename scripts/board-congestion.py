@@ -166,24 +166,23 @@ def main():
     if not its:
         fail(f"no {a.prefix}_congestion_by_net_<i>.csv: was nextpnr run with "
              f"--router router2 --router2-heatmap {a.prefix}?")
-    totals = {}
+    by_it = {}
     print("iteration  conflicts  nets")
     for i in sorted(its):
-        c = read_by_net(its[i])
-        totals[i] = sum(c.values())
-        print(f"{i:9d}  {totals[i]:9d}  {len(c):4d}")
-    it = a.iter if a.iter is not None else min(sorted(totals), key=lambda i: totals[i])
-    if it not in its:
+        by_it[i] = read_by_net(its[i])
+        print(f"{i:9d}  {sum(by_it[i].values()):9d}  {len(by_it[i]):4d}")
+    it = a.iter if a.iter is not None else min(sorted(by_it), key=lambda i: sum(by_it[i].values()))
+    if it not in by_it:
         fail(f"no iteration {it}: the heatmaps have {min(its)}..{max(its)}")
-    counts = read_by_net(its[it])
-    print(f"\niteration {it}: {totals[it]} conflicts on {len(counts)} nets")
+    counts = by_it[it]
+    total = sum(counts.values())
+    print(f"\niteration {it}: {total} conflicts on {len(counts)} nets")
     if not counts:
         print("no congestion: every wire has at most one net")
         return
     worst = sorted(counts, key=lambda n: (-counts[n], n))[:a.top]
     share = sum(counts[n] for n in worst)
-    if worst:
-        print(f"the {len(worst)} nets below hold {share} ({100.0 * share / max(totals[it], 1):.0f} %)")
+    print(f"the {len(worst)} nets below hold {share} ({100.0 * share / total:.0f} %)")
 
     info = {}
     bits = {}

@@ -4,7 +4,8 @@
 # bitstream BOARD_HEATMAP=1).  On hand-written heatmaps and netlist with known answers: the
 # trajectory sums each iteration, the default iteration is the one with the fewest
 # conflicts, nets are ranked with their fanout, load ports and hierarchy (a bus bit as
-# name[i], a name with a comma), the hottest tile and the overused wire types are found;
+# name[i], a name with a comma), the hottest tile (with --placed, the cells around it) and
+# the overused wire types are found;
 # missing heatmaps, a malformed line and an unknown iteration are refused with a clear
 # error.  Then on a real router2 run of a small ECP5 design (tests/boards/tpu_board_tiny.sv),
 # so that a change in nextpnr's file names or formats shows here: the first iteration has
@@ -50,6 +51,18 @@ grep -q 'TRELLIS_FF.Q -> LUT4.D 5' <<<"$out" || fail "sel's driver and loads: $o
 grep -q '^  X2 Y1: 7$' <<<"$out" || fail "the hottest tile is not X2 Y1: $out"
 grep -q 'WIRE_TYPE_H02 *5 / *55 / *155' <<<"$out" || fail "overused H02 wires not counted: $out"
 grep -q 'WIRE_TYPE_V06' <<<"$out" && fail "a wire type without overuse listed: $out"
+# --placed: the cells on the hottest tile (X2 Y1) and its neighbours, by hierarchy; a cell two
+# tiles away is not counted.
+cat > "$dir/p.json" <<'JSON'
+{"modules": {"top": {"attributes": {"top": "1"}, "netnames": {}, "cells": {
+  "u_x.a": {"type": "LUT4", "attributes": {"NEXTPNR_BEL": "X2/Y1/SLICEA.LUT0"}},
+  "u_x.b": {"type": "LUT4", "attributes": {"NEXTPNR_BEL": "X1/Y0/SLICEB.LUT1"}},
+  "u_y.c": {"type": "LUT4", "attributes": {"NEXTPNR_BEL": "X3/Y2/SLICEC.LUT0"}},
+  "u_z.d": {"type": "LUT4", "attributes": {"NEXTPNR_BEL": "X4/Y1/SLICEA.LUT0"}}}}}}
+JSON
+outp=$(scripts/board-congestion.py "$h" --placed "$dir/p.json" --top 1) || fail "--placed failed: $outp"
+grep -q '^  X2 Y1: 7; u_x 2, u_y 1$' <<<"$outp" || fail "--placed: the cells around X2 Y1: $outp"
+grep -q 'u_z' <<<"$outp" && fail "--placed: a cell two tiles away counted: $outp"
 out1=$(scripts/board-congestion.py "$h" --iter 1) || fail "--iter 1 failed: $out1"
 sed -n '/^conflicts  net$/{n;p;q}' <<<"$out1" | grep -q '^ *30  sel$' || fail "--iter 1: sel not first: $out1"
 grep -q '^ *5  odd,name$' <<<"$out1" || fail "--iter 1: a net name with a comma: $out1"
