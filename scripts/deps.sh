@@ -37,7 +37,8 @@ fi
 PIP="python3 -m pip"
 pip_missing=()
 for p in "${PIP_PKGS[@]}"; do
-  have=$($PIP show "${p%%==*}" 2>/dev/null | sed -n 's/^Version: //p')
+  # pip show fails for a missing package: under pipefail that must not end the script
+  have=$($PIP show "${p%%==*}" 2>/dev/null | sed -n 's/^Version: //p' || true)
   if [ -z "$have" ] || { [ "$p" != "${p#*==}" ] && [ "$have" != "${p#*==}" ]; }; then
     pip_missing+=("$p")
   fi
