@@ -53,9 +53,7 @@ static int request(struct ptpu_device *dev, uint8_t type, const uint8_t *frame, 
             st = h->state;
             rx = 0;
         }
-        uint64_t end = h->sent_at + h->timeout;
-        if (h->nak_pending && h->last_rx + h->quiet < end)
-            end = h->last_rx + h->quiet;
+        uint64_t end = ptpu_link_host_deadline(h);
         uint64_t slice = end > b->now ? end - b->now : 1;
         long n = b->x.recv(b->x.ctx, buf, sizeof(buf), slice);
         if (n < 0)
@@ -123,8 +121,8 @@ int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x)
     b->tx = malloc(PTPU_LINK_MAX_LEN + PTPU_LINK_OVERHEAD + 8);
     /* quiet before a resend after a NAK: long enough for the device's parser to give up
      * a fake frame started by bytes still in flight (docs/link.md, host rule 2) */
-    if (!b->tx || ptpu_link_host_init(&b->h, PTPU_LINK_MAX_LEN, x->timeout,
-                                      x->timeout / 64 ? x->timeout / 64 : 1, ATTEMPTS)) {
+    uint64_t quiet = x->quiet ? x->quiet : x->timeout / 64 ? x->timeout / 64 : 1;
+    if (!b->tx || ptpu_link_host_init(&b->h, PTPU_LINK_MAX_LEN, x->timeout, quiet, ATTEMPTS)) {
         if (x->close)
             x->close(x->ctx);
         free(b->tx);

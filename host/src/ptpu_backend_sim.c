@@ -207,7 +207,9 @@ static int sim_open(struct ptpu_device *dev, const char *opts)
     }
     struct ptpu_xport x = {.ctx = l, .send = x_send, .recv = x_recv, .close = x_close,
                            .hint = x_hint,
-                           .timeout = 4000000, .run_budget = 0};
+                           .timeout = 4000000, .run_budget = 0,
+                           /* the byte time-out and a largest frame still queued */
+                           .quiet = 2 * PTPU_BYTE_TIMEOUT_CYCLES};
     if (strcmp(bd, "0")) {
         x.peek = x_peek;
         x.poke = x_poke;

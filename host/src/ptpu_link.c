@@ -452,11 +452,28 @@ int ptpu_link_host_rx(struct ptpu_link_host *h, const uint8_t *data, size_t n, u
     return h->state;
 }
 
+/* The end of the quiet after a NAK with our SEQ: measured from the later of the last byte
+ * in and the last byte out, because a NAK can come while the request is still going out
+ * (the answer to a fake frame inside it) and the device's parser gives a fake frame up
+ * only `ByteTimeout` after the last byte it got. */
+static uint64_t quiet_end(const struct ptpu_link_host *h)
+{
+    return (h->last_rx > h->sent_at ? h->last_rx : h->sent_at) + h->quiet;
+}
+
+uint64_t ptpu_link_host_deadline(const struct ptpu_link_host *h)
+{
+    uint64_t end = h->sent_at + h->timeout;
+    if (h->nak_pending && quiet_end(h) < end)
+        end = quiet_end(h);
+    return end;
+}
+
 int ptpu_link_host_poll(struct ptpu_link_host *h, uint64_t now)
 {
     if (h->state != PTPU_LINK_HOST_WAIT)
         return h->state;
-    if (h->nak_pending && now - h->last_rx >= h->quiet)
+    if (h->nak_pending && now >= quiet_end(h))
         return host_send(h);
     if (now - h->sent_at >= h->timeout) {
         h->timeouts++;

@@ -134,8 +134,10 @@ size_t ptpu_link_resp_nak(uint8_t *out, uint8_t seq, uint8_t reason);
  * same as timeout and quiet): it sends h->frame whenever a call returns
  * PTPU_LINK_HOST_SEND, calls ptpu_link_host_sent() once the last byte is out, feeds every
  * byte from the device to ptpu_link_host_rx() and calls ptpu_link_host_poll() as time
- * passes.  Rules: resend after a NAK with our SEQ once nothing came from the device for
- * `quiet`; ignore NAKs with other SEQs and responses with other SEQs; resend after
+ * passes.  Rules: resend after a NAK with our SEQ once the line has been quiet both ways
+ * for `quiet`, which must exceed the device's byte time-out (PTPU_BYTE_TIMEOUT_CYCLES, in
+ * the caller's unit, plus whatever the transport still holds) so that the device has given
+ * up any fake frame begun inside the request before the resend arrives; ignore NAKs with other SEQs and responses with other SEQs; resend after
  * `timeout` without a response (the decoder is reset); a NAK_LENGTH for a frame longer
  * than device_max_payload is final; give up after max_attempts sends. */
 enum ptpu_link_host_state {
@@ -177,6 +179,9 @@ void ptpu_link_host_sent(struct ptpu_link_host *h, uint64_t now);
 int ptpu_link_host_rx(struct ptpu_link_host *h, const uint8_t *data, size_t n, uint64_t now);
 /* Time passes; returns the state. */
 int ptpu_link_host_poll(struct ptpu_link_host *h, uint64_t now);
+/* In WAIT: the time at which ptpu_link_host_poll() acts next (a resend after the quiet
+ * that follows a NAK, or the time-out), for a caller that sleeps until then. */
+uint64_t ptpu_link_host_deadline(const struct ptpu_link_host *h);
 
 static inline void ptpu_put32(uint8_t *p, uint32_t v)
 {

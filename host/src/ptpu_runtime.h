@@ -67,6 +67,9 @@ struct ptpu_xport {
     int (*poke)(void *ctx, uint32_t addr, const void *data, size_t len);
     void (*close)(void *ctx);
     uint64_t timeout;   /* response time-out of a request, in time units */
+    /* quiet before a resend after a NAK: more than the device's byte time-out plus the
+     * time the transport takes to drain a frame (0: timeout / 64) */
+    uint64_t quiet;
     uint64_t run_budget; /* longest WAIT before PTPU_ERR_TIMEOUT (0: none) */
     /* Optional: the compiler's estimate of the next run's cycles (for a progress ETA). */
     void (*hint)(void *ctx, uint64_t cycles);

@@ -262,6 +262,22 @@ static int test_host(void)
     CHECK(ptpu_link_host_rx(&h, rsp, m, 1120) == PTPU_LINK_HOST_DONE &&
           h.resp_kind == PTPU_LINK_RESP_OK && h.resp.len == 4 && h.resp.payload[3] == 4,
           "host: done");
+    /* a NAK with our SEQ while the request is still going out (the answer to a fake frame
+     * inside it): the quiet counts from the last byte out, not from the NAK, so that the
+     * device's parser has given the fake frame up before the resend */
+    ptpu_link_host_request(&h, req, n);
+    m = ptpu_link_resp_nak(rsp, 7, PTPU_NAK_LENGTH);
+    CHECK(ptpu_link_host_rx(&h, rsp, m, 1200) == PTPU_LINK_HOST_SEND && h.nak_pending,
+          "host: NAK while sending");
+    ptpu_link_host_sent(&h, 1300);
+    CHECK(ptpu_link_host_deadline(&h) == 1350 &&
+          ptpu_link_host_poll(&h, 1349) == PTPU_LINK_HOST_WAIT,
+          "host: quiet from the last byte out (deadline %llu)",
+          (unsigned long long)ptpu_link_host_deadline(&h));
+    CHECK(ptpu_link_host_poll(&h, 1350) == PTPU_LINK_HOST_SEND && h.attempts == 2 &&
+          h.timeouts == 1, "host: resend after the quiet");
+    ptpu_link_host_sent(&h, 1400);
+    CHECK(ptpu_link_host_deadline(&h) == 2400, "host: no NAK, the deadline is the time-out");
     /* giving up */
     ptpu_link_host_request(&h, req, n);
     for (int i = 0; i < 3; i++) {
@@ -278,7 +294,7 @@ static int test_host(void)
     CHECK(ptpu_link_host_rx(&h, rsp, m, 5000) == PTPU_LINK_HOST_DONE &&
           h.resp_kind == PTPU_LINK_RESP_NAK, "host: final NAK_LENGTH");
     ptpu_link_host_free(&h);
-    return 12;
+    return 16;
 }
 
 int main(int argc, char **argv)
