@@ -54,6 +54,10 @@ board_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
 # build/boards/<board>/heatmap/h_* (boards routed with router2, the ULX3S);
 # scripts/board-congestion.py reads them (docs/boards.md, "When a build does not route").
 BOARD_HEATMAP ?=
+# BOARD_ROUTE_STALL=N: board-pnr.py stops nextpnr and fails the build once router2's
+# overused-wire count has reached no new low in N iterations (0: let it run), so that a
+# design that does not route cannot hold make bench or make test for hours.
+BOARD_ROUTE_STALL ?= 50
 board_heatmap = $(and $(filter-out 0,$(BOARD_HEATMAP)),$(findstring router2,$(BOARD_$(1)_PNR_ARGS)))
 
 define board_rules
@@ -89,7 +93,7 @@ $(BOARD_DIR)/$(1)/$(1).$$(BOARD_$(1)_PNR_OUT): $(BOARD_DIR)/$(1)/$(1).json scrip
 	@$(if $(call board_heatmap,$(1)),rm -rf $$(@D)/heatmap && mkdir -p $$(@D)/heatmap &&) \
 	scripts/board-pnr.py --board $(1) --family $(BOARD_$(1)_FAMILY) --dir $$(@D) \
 	  --target-mhz $(BOARD_$(1)_MHZ) --macs $$$$(( $(call board_param,N,$(SOC_CFG_$(BOARD_$(1)_CONFIG)))**2 )) \
-	  --out $$(@F) -- $$(BOARD_$(1)_NEXTPNR) $(BOARD_$(1)_PNR_ARGS) --json $(1).json --seed $(BOARD_SEED) \
+	  --out $$(@F) --route-stall $(BOARD_ROUTE_STALL) -- $$(BOARD_$(1)_NEXTPNR) $(BOARD_$(1)_PNR_ARGS) --json $(1).json --seed $(BOARD_SEED) \
 	  --freq $(BOARD_$(1)_MHZ) --timing-allow-fail --report report.json -l pnr.log -q \
 	  $(if $(call board_heatmap,$(1)),--router2-heatmap heatmap/h)
 

@@ -4,10 +4,13 @@
 and meets its clock.
 
   scripts/board-pnr.py --board B --family ice40|ecp5 --dir DIR --target-mhz F --macs M \\
-      --out FILE -- NEXTPNR ARGS...
+      --out FILE [--route-stall N] -- NEXTPNR ARGS...
 
 Runs the nextpnr command in DIR (it must be given --timing-allow-fail and --report
-report.json, so that a slow design still gets a report to read), then:
+report.json, so that a slow design still gets a report to read).  With --route-stall N it
+follows router2's iterations in nextpnr's log (-l) and stops nextpnr, failing the build,
+once the overused-wire count has reached no new low in N iterations: a design that does
+not route ends with that message instead of running for hours.  Then:
   - Yosys's cell counts (DIR/stat.json) exceed the device: "does NOT FIT" at once.
   - nextpnr failed: if its log says the device is too small, "does NOT FIT" and the
     numbers; otherwise the tail of the log.  Exit 1.
@@ -104,6 +107,74 @@ def fit_only(a):
     return 0
 
 
+ROUTER2_ITER = re.compile(r"\biter=(\d+)\b.*\boverused=(\d+)\b")
+
+
+def log_path(d, cmd):
+    """nextpnr's log file (its -l argument), or None."""
+    for i, x in enumerate(cmd[:-1]):
+        if x in ("-l", "--log"):
+            return os.path.join(d, cmd[i + 1])
+    return None
+
+
+class RouterWatch:
+    """Follows router2's iterations ("iter=N wires=W overused=O ...") in nextpnr's log and
+    says when the overused-wire count has not reached a new low for `stall` iterations: a
+    router that has stopped converging, which would otherwise run for hours."""
+
+    def __init__(self, stall):
+        self.stall = stall
+        self.best = self.best_iter = self.last = None
+        self.pending = ""
+
+    def feed(self, text):
+        """Takes more of the log; returns a message once the router has stalled."""
+        lines = (self.pending + text).split("\n")
+        self.pending = lines.pop()
+        for line in lines:
+            m = ROUTER2_ITER.search(line)
+            if not m:
+                continue
+            it, over = int(m.group(1)), int(m.group(2))
+            if it == 1 or self.best is None or over < self.best:
+                self.best, self.best_iter = over, it
+            self.last = (it, over)
+            if self.stall and it - self.best_iter >= self.stall:
+                return (f"the router does not converge: {over} overused wires at iteration "
+                        f"{it}, none below {self.best} (iteration {self.best_iter}) in the "
+                        f"{it - self.best_iter} iterations since; stopped")
+        return None
+
+
+def watch_router(proc, path, stall, poll=1.0):
+    """Waits for nextpnr; with stall > 0 kills it (and its process group) when router2
+    stalls.  Returns the stall message, or None when nextpnr ended by itself."""
+    w = RouterWatch(stall)
+    pos = 0
+    while True:
+        try:
+            proc.wait(timeout=poll)
+            done = True
+        except subprocess.TimeoutExpired:
+            done = False
+        if stall and path and os.path.exists(path):
+            with open(path, errors="replace") as f:
+                f.seek(pos)
+                text = f.read()
+                pos = f.tell()
+            msg = w.feed(text)
+            if msg and not done:
+                try:
+                    os.killpg(proc.pid, 9)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
+                return msg
+        if done:
+            return None
+
+
 def main():
     ap = argparse.ArgumentParser(description="nextpnr for a board, with fit and timing checks")
     ap.add_argument("--board", required=True)
@@ -114,6 +185,9 @@ def main():
     ap.add_argument("--target-mhz", type=float)
     ap.add_argument("--macs", type=int)
     ap.add_argument("--out", help="nextpnr's output file, relative to --dir")
+    ap.add_argument("--route-stall", type=int, default=0, metavar="N",
+                    help="stop nextpnr when router2's overused wires reach no new low in N "
+                         "iterations (0: never)")
     split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
     a = ap.parse_args(sys.argv[1:split])
     if a.fit_only:
@@ -144,16 +218,21 @@ def main():
 
     with open(os.path.join(a.dir, "pnr.out"), "w") as log:
         try:
-            r = subprocess.run(cmd, cwd=a.dir, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(cmd, cwd=a.dir, stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
         except FileNotFoundError:
             fail(f"{cmd[0]} not found (run `make deps`)")
+        stalled = watch_router(proc, log_path(a.dir, cmd), a.route_stall)
+        if stalled:
+            fail(stalled + f" (log {a.dir}/pnr.log; docs/boards.md, \"When a build does not "
+                 f"route\")")
     text = ""
     for name in ("pnr.log", "pnr.out"):
         p = os.path.join(a.dir, name)
         if os.path.exists(p):
             with open(p, errors="replace") as f:
                 text += f.read()
-    if r.returncode != 0 or not os.path.exists(report):
+    if proc.returncode != 0 or not os.path.exists(report):
         c = cells(a.family, os.path.join(a.dir, "stat.json"))
         if c:
             print(f"  {b}: Yosys cells: " + ", ".join(f"{k} {v}" for k, v in c.items()))
@@ -169,7 +248,7 @@ def main():
                 fail(f"the design does NOT FIT the {DEVICES[a.family]}: {line.strip()} "
                      f"(log {a.dir}/pnr.log)")
         tail = "\n".join(l for l in text.splitlines() if "ERROR" in l or "error" in l)[-2000:]
-        fail(f"nextpnr failed (exit {r.returncode}, log {a.dir}/pnr.log)\n{tail}")
+        fail(f"nextpnr failed (exit {proc.returncode}, log {a.dir}/pnr.log)\n{tail}")
 
     with open(report) as f:
         rep = json.load(f)

@@ -6,7 +6,8 @@
 # 400 MHz fails with "misses timing"; 12 multipliers (the UP5K has 8 DSPs) fail with
 # "does NOT FIT", from Yosys's cell counts before nextpnr runs, and without those counts from
 # nextpnr's utilisation; a failure removes the output file; --fit-only passes and fails on the
-# cell counts alone, and refuses another family's netlist.
+# cell counts alone, and refuses another family's netlist; --route-stall stops a router that
+# no longer converges (and only that).
 set -u -o pipefail
 dir=build/boards/pnr-check
 rm -rf "$dir"; mkdir -p "$dir"
@@ -50,4 +51,50 @@ grep -q "^FAIL board-fit-tiny: the design does NOT FIT the iCE40UP5K-SG48 (Yosys
   fail "--fit-only: no fit message: $out"
 out=$(fit 2 ecp5) && fail "--fit-only: an iCE40 netlist passed as ECP5: $out"
 grep -q "^FAIL board-fit-tiny: no ecp5 LUTs or flip-flops" <<<"$out" || fail "--fit-only: no family message: $out"
-echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only)"
+# --route-stall: a fake nextpnr prints router2 iterations (FAKE_OVERUSED, then FAKE_THEN
+# forever if set, else it ends with a report that meets 20 MHz).
+fake="$dir/fake-nextpnr"
+cat > "$fake" <<'FAKE'
+#!/usr/bin/env bash
+while [ $# -gt 0 ]; do case $1 in -l) log=$2; shift;; --asc) asc=$2;; esac; shift; done
+echo $$ > fake.pid
+i=0
+line() { i=$((i + 1)); echo "Info:     iter=$i wires=500 overused=$1 overuse=$1 archfail=NA" >> "$log"; sleep 0.02; }
+for o in $FAKE_OVERUSED; do line "$o"; done
+if [ -n "${FAKE_THEN:-}" ]; then while :; do line "$FAKE_THEN"; done; fi
+echo '{"fmax": {"clk": {"achieved": 30.0, "constraint": 20.0}}, "utilization": {"ICESTORM_LC": {"used": 10, "available": 5280}}}' > report.json
+echo asc > "$asc"
+FAKE
+chmod +x "$fake"
+stall() {  # stall N: board-pnr.py with --route-stall N and the fake nextpnr (at most 60 s)
+  rm -f "$dir/pnr.log" "$dir/fake.pid"
+  timeout 60 scripts/board-pnr.py --board tiny --family ice40 --dir "$dir" --target-mhz 20 --macs 2 \
+    --out t.asc --route-stall "$1" -- "$(realpath "$fake")" --asc t.asc -l pnr.log 2>&1
+  local rc=$? pid
+  pid=$(cat "$dir/fake.pid" 2>/dev/null)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"; echo "the fake nextpnr was still running"
+  fi
+  return $rc
+}
+t0=$(date +%s)
+out=$(FAKE_OVERUSED="100 90 80" FAKE_THEN=85 stall 5) && fail "a stalled router passed: $out"
+echo "$out" | sed 's/^/# /'
+grep -q "bitstream tiny: the router does not converge: 85 overused wires at iteration 8, none below 80 (iteration 3) in the 5 iterations since; stopped" <<<"$out" ||
+  fail "no stall message: $out"
+grep -q "still running" <<<"$out" && fail "the stalled nextpnr was left running"
+[ $(( $(date +%s) - t0 )) -lt 30 ] || fail "the stalled router was stopped only after $(( $(date +%s) - t0 )) s"
+[ -e "$dir/t.asc" ] && fail "the output of a stalled route was left"
+out=$(FAKE_OVERUSED="100 90 95 90 95" FAKE_THEN=90 stall 5) && fail "a router stuck at its low passed: $out"
+grep -q "router does not converge: 90 overused wires at iteration 7, none below 90 (iteration 2)" <<<"$out" ||
+  fail "reaching the same low again counted as progress: $out"
+out=$(FAKE_OVERUSED="100 90 90 95 90 92 50 0" stall 5) || fail "a router that converged after 4 iterations without a new low failed: $out"
+[ -s "$dir/t.asc" ] || fail "no output after a converged route"
+rm -f "$dir/fake.pid"
+out=$(FAKE_OVERUSED="100 90 80" FAKE_THEN=85 timeout 4 scripts/board-pnr.py --board tiny --family ice40 \
+  --dir "$dir" --target-mhz 20 --macs 2 --out t.asc --route-stall 0 -- "$(realpath "$fake")" --asc t.asc \
+  -l pnr.log 2>&1)
+rc=$?
+[ -s "$dir/fake.pid" ] && kill -9 "$(cat "$dir/fake.pid")" 2>/dev/null
+[ $rc = 124 ] || fail "--route-stall 0 stopped the router (status $rc): $out"
+echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only); a stalled router is stopped, a slow one is not"
