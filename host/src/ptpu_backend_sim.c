@@ -208,8 +208,10 @@ static int sim_open(struct ptpu_device *dev, const char *opts)
     struct ptpu_xport x = {.ctx = l, .send = x_send, .recv = x_recv, .close = x_close,
                            .hint = x_hint,
                            .timeout = 4000000, .run_budget = 0,
-                           /* the byte time-out and a largest frame still queued */
-                           .quiet = 2 * PTPU_BYTE_TIMEOUT_CYCLES};
+                           /* time counts from when a frame is queued: the byte time-out
+                            * after a largest frame (4,106 bytes) drains at the slowest
+                            * simulated line, sim16u's UART (80 cycles a byte: 328,480) */
+                           .quiet = 8 * PTPU_BYTE_TIMEOUT_CYCLES};
     if (strcmp(bd, "0")) {
         x.peek = x_peek;
         x.poke = x_poke;

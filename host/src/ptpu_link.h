@@ -136,10 +136,11 @@ size_t ptpu_link_resp_nak(uint8_t *out, uint8_t seq, uint8_t reason);
  * byte from the device to ptpu_link_host_rx() and calls ptpu_link_host_poll() as time
  * passes.  Rules: resend after a NAK with our SEQ once the line has been quiet both ways
  * for `quiet`, which must exceed the device's byte time-out (PTPU_BYTE_TIMEOUT_CYCLES, in
- * the caller's unit, plus whatever the transport still holds) so that the device has given
- * up any fake frame begun inside the request before the resend arrives; ignore NAKs with other SEQs and responses with other SEQs; resend after
- * `timeout` without a response (the decoder is reset); a NAK_LENGTH for a frame longer
- * than device_max_payload is final; give up after max_attempts sends. */
+ * the caller's unit, plus whatever the transport still holds) so that the device has
+ * given up any fake frame begun inside the request before the resend arrives; ignore NAKs
+ * with other SEQs and responses with other SEQs; resend after `timeout` without a
+ * response (the decoder is reset); a NAK_LENGTH for a frame longer than
+ * device_max_payload is final; give up after max_attempts sends. */
 enum ptpu_link_host_state {
     PTPU_LINK_HOST_IDLE = 0,
     PTPU_LINK_HOST_SEND = 1,     /* (re)send h->frame now */
