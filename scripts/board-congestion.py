@@ -166,16 +166,16 @@ def main():
     if not its:
         fail(f"no {a.prefix}_congestion_by_net_<i>.csv: was nextpnr run with "
              f"--router router2 --router2-heatmap {a.prefix}?")
-    by_it = {}
+    by_it, totals = {}, {}
     print("iteration  conflicts  nets")
     for i in sorted(its):
         by_it[i] = read_by_net(its[i])
-        print(f"{i:9d}  {sum(by_it[i].values()):9d}  {len(by_it[i]):4d}")
-    it = a.iter if a.iter is not None else min(sorted(by_it), key=lambda i: sum(by_it[i].values()))
+        totals[i] = sum(by_it[i].values())
+        print(f"{i:9d}  {totals[i]:9d}  {len(by_it[i]):4d}")
+    it = a.iter if a.iter is not None else min(sorted(totals), key=totals.get)
     if it not in by_it:
         fail(f"no iteration {it}: the heatmaps have {min(its)}..{max(its)}")
-    counts = by_it[it]
-    total = sum(counts.values())
+    counts, total = by_it[it], totals[it]
     print(f"\niteration {it}: {total} conflicts on {len(counts)} nets")
     if not counts:
         print("no congestion: every wire has at most one net")

@@ -125,7 +125,7 @@ class RouterWatch:
 
     def __init__(self, stall):
         self.stall = stall
-        self.best = self.best_iter = self.last = None
+        self.best = self.best_iter = None
         self.pending = ""
 
     def feed(self, text):
@@ -137,10 +137,10 @@ class RouterWatch:
             if not m:
                 continue
             it, over = int(m.group(1)), int(m.group(2))
-            if it == 1 or self.best is None or over < self.best:
+            # iteration 1 starts over (a second router run in the same log)
+            if self.best is None or it == 1 or over < self.best:
                 self.best, self.best_iter = over, it
-            self.last = (it, over)
-            if self.stall and it - self.best_iter >= self.stall:
+            if it - self.best_iter >= self.stall:
                 return (f"the router does not converge: {over} overused wires at iteration "
                         f"{it}, none below {self.best} (iteration {self.best_iter}) in the "
                         f"{it - self.best_iter} iterations since; stopped")
@@ -150,6 +150,9 @@ class RouterWatch:
 def watch_router(proc, path, stall, poll=1.0):
     """Waits for nextpnr; with stall > 0 kills it (and its process group) when router2
     stalls.  Returns the stall message, or None when nextpnr ended by itself."""
+    if not stall or not path:
+        proc.wait()
+        return None
     w = RouterWatch(stall)
     pos = 0
     while True:
@@ -158,7 +161,7 @@ def watch_router(proc, path, stall, poll=1.0):
             done = True
         except subprocess.TimeoutExpired:
             done = False
-        if stall and path and os.path.exists(path):
+        if os.path.exists(path):
             with open(path, errors="replace") as f:
                 f.seek(pos)
                 text = f.read()
@@ -192,6 +195,8 @@ def main():
     a = ap.parse_args(sys.argv[1:split])
     if a.fit_only:
         return fit_only(a)
+    if a.route_stall < 0:
+        sys.exit(f"board-pnr: --route-stall {a.route_stall}: must be 0 (never) or more")
     if split == len(sys.argv) or a.target_mhz is None or a.macs is None or a.out is None:
         sys.exit("board-pnr: usage: board-pnr.py --board B --family F --dir D --target-mhz F "
                  "--macs M --out FILE -- NEXTPNR ARGS...  (or --fit-only)")

@@ -121,7 +121,9 @@ int ptpu_link_open(struct ptpu_device *dev, const struct ptpu_xport *x)
     b->tx = malloc(PTPU_LINK_MAX_LEN + PTPU_LINK_OVERHEAD + 8);
     /* quiet before a resend after a NAK: long enough for the device's parser to give up
      * a fake frame started by bytes still in flight (docs/link.md, host rule 2) */
-    uint64_t quiet = x->quiet ? x->quiet : x->timeout / 64 ? x->timeout / 64 : 1;
+    uint64_t quiet = x->quiet;
+    if (!quiet)     /* a transport that does not say: 1/64 of its time-out */
+        quiet = x->timeout / 64 ? x->timeout / 64 : 1;
     if (!b->tx || ptpu_link_host_init(&b->h, PTPU_LINK_MAX_LEN, x->timeout, quiet, ATTEMPTS)) {
         if (x->close)
             x->close(x->ctx);

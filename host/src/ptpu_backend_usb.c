@@ -440,8 +440,9 @@ static int usb_open(struct ptpu_device *dev, const char *opts)
     usb_list = u;
     pthread_mutex_unlock(&usb_lock);
     /* quiet after a NAK (us): the device's byte time-out at its slowest clock (the UART
-     * needs 4 clocks per bit), the bytes a chip may still hold when the write returns (its
-     * 4 KB transmit buffer, 10 bits each) and two latency periods */
+     * needs 4 clocks per bit), the bytes a chip may still hold when the write returns (at
+     * most 4 KB, the FT2232H's transmit buffer; the FT231X's is 512 bytes; 10 bits each)
+     * and two latency periods */
     uint64_t quiet = ((uint64_t)PTPU_BYTE_TIMEOUT_CYCLES / 4 + 10u * 4096u) * 1000000u /
                      (uint64_t)baud + 2 * u->latency_us;
     struct ptpu_xport x = {.ctx = u, .send = x_send, .recv = x_recv, .close = x_close,

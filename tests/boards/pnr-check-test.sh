@@ -97,4 +97,6 @@ out=$(FAKE_OVERUSED="100 90 80" FAKE_THEN=85 timeout 4 scripts/board-pnr.py --bo
 rc=$?
 [ -s "$dir/fake.pid" ] && kill -9 "$(cat "$dir/fake.pid")" 2>/dev/null
 [ $rc = 124 ] || fail "--route-stall 0 stopped the router (status $rc): $out"
-echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only); a stalled router is stopped, a slow one is not"
+out=$(stall -1) && fail "--route-stall -1 accepted: $out"
+grep -q "board-pnr: --route-stall -1: must be 0 (never) or more" <<<"$out" || fail "no clear error for --route-stall -1: $out"
+echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only); a stalled router is stopped, a slow one is not, a negative stall refused"

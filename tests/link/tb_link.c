@@ -576,15 +576,16 @@ static void test_directed(void)
     for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         /* no SYNC in the payload nor in the CRC: a frame above MaxPayload is hunted
          * through, and a SYNC there would start a fake frame (host rule 6) */
-        do {
+        for (;;) {
             for (int k = 0; k < sizes[i]; k++) {
                 p[k] = (uint8_t)tb_rand32(tb);
                 if (p[k] == PTPU_LINK_SYNC)
                     p[k] = 0x5a;
             }
-        } while (memchr(g_frame + ptpu_link_encode(g_frame, PTPU_PKT_PING, 0, seq, p,
-                                                   (uint16_t)sizes[i]) - PTPU_LINK_CRC_BYTES,
-                        PTPU_LINK_SYNC, PTPU_LINK_CRC_BYTES));
+            size_t fl = ptpu_link_encode(g_frame, PTPU_PKT_PING, 0, seq, p, (uint16_t)sizes[i]);
+            if (!memchr(g_frame + fl - PTPU_LINK_CRC_BYTES, PTPU_LINK_SYNC, PTPU_LINK_CRC_BYTES))
+                break;
+        }
         snprintf(what, sizeof what, "PING %d", sizes[i]);
         transact(what, PTPU_PKT_PING, seq++, p, (uint16_t)sizes[i]);
     }
@@ -893,9 +894,10 @@ static void test_random(int nreq, int noisy)
                     push_garbage((int)tb_rand_range(tb, 1, 40));
                 if (g_verbose > 1 && H.attempts > 1)
                     fprintf(stderr, "req %d type %02x seq %u len %u: attempt %d cycle %llu "
-                            "(NAKs %llu, time-outs %llu so far) st %u\n", r, g_req.type, seq,
-                            g_req.len, H.attempts, (unsigned long long)tb->cycle,
-                            (unsigned long long)H.naks, (unsigned long long)H.timeouts, (unsigned)H.status);
+                            "(NAKs %llu, time-outs %llu so far; last status %u)\n", r,
+                            g_req.type, seq, g_req.len, H.attempts,
+                            (unsigned long long)tb->cycle, (unsigned long long)H.naks,
+                            (unsigned long long)H.timeouts, (unsigned)H.status);
                 chan_push_buf(&H2D, H.frame, H.frame_len);
                 sending = 1;
             }
