@@ -27,6 +27,10 @@
 #                       -DTPU_ECP5: the others in CCU2C carry chains (the ULX3S, constraints/ulx3s.mk)
 #   BOARD_b_MHZ         the stated system clock: nextpnr's --freq and the timing check
 #   BOARD_b_SYNTH_OPTS  options of synth_ice40 / synth_ecp5 (the ULX3S: -abc9)
+#   BOARD_b_ABC9_W      ECP5 with -abc9: the wire delay in ps that ABC9 maps with, instead of
+#                       synth_ecp5's fixed 300 (a constant its scratchpad will not change): the
+#                       script then runs synth_ecp5 up to map_luts, ABC9 with this -W, and
+#                       synth_ecp5 on from map_cells (tests/boards/abc9w-test.sh)
 #   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin;
 #                       BOARD_b_FW_HEX: a ready $readmemh image instead of bin2hex's (icebreaker)
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
@@ -60,6 +64,9 @@ BOARD_HEATMAP ?=
 BOARD_ROUTE_STALL ?= 50
 board_heatmap = $(and $(filter-out 0,$(BOARD_HEATMAP)),$(findstring router2,$(BOARD_$(1)_PNR_ARGS)))
 
+.PHONY: board-script-force
+board-script-force:
+
 define board_rules
 BOARD_$(1)_DIR := $(BOARD_DIR)/$(1)
 BOARD_$(1)_EXT := $(if $(filter ice40,$(BOARD_$(1)_FAMILY)),bin,bit)
@@ -71,15 +78,26 @@ $(BOARD_DIR)/$(1)/fw.hex: $(or $(BOARD_$(1)_FW_HEX),$(BOARD_$(1)_FW)) scripts/bi
 	@mkdir -p $$(@D)
 	$(if $(BOARD_$(1)_FW_HEX),cp $$< $$@,scripts/bin2hex.py --ram-kb $(BOARD_$(1)_FW_RAM_KB) $$< $$@)
 
-# Yosys: the configuration's and the board's parameters on the top.
-$(BOARD_DIR)/$(1)/$(1).json: $(SOC_SRCS) $(BOARD_$(1)_SRCS) $(BOARD_DIR)/$(1)/fw.hex mk/configs.mk \
-                             mk/board.mk constraints/$(1).mk
+# Yosys: the configuration's and the board's parameters on the top.  With BOARD_b_ABC9_W the
+# map_luts step of synth_ecp5 -abc9 (the latch map, then abc9 -W 300) is run by hand with that -W.
+# The script is written on every make and replaces the old one only when it differs, so a
+# variable given on the command line (BOARD_b_DEFINES=..., BOARD_b_ABC9_W=...) synthesizes anew.
+$(BOARD_DIR)/$(1)/synth.ys: board-script-force
 	@mkdir -p $$(@D)
-	@echo "  SYNTH $(1): $(BOARD_$(1)_CONFIG) $(BOARD_$(1)_TOP_PARAMS)"
 	@{ echo "read_verilog -sv -DSYNTHESIS $(BOARD_$(1)_DEFINES) $(SOC_SRCS) $(BOARD_$(1)_SRCS)"; \
 	   echo "chparam $(call board_chparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) -set FwInit \"$(abspath $(BOARD_DIR)/$(1)/fw.hex)\" $(BOARD_$(1)_TOP)"; \
-	   echo "$$(BOARD_$(1)_SYNTH) -top $(BOARD_$(1)_TOP) -json $$@.tmp"; \
-	   echo "tee -q -o $$(@D)/stat.json stat -json"; } > $$(@D)/synth.ys
+	   $(if $(BOARD_$(1)_ABC9_W),\
+	   echo "$$(BOARD_$(1)_SYNTH) -top $(BOARD_$(1)_TOP) -run begin:map_luts"; \
+	   echo "techmap -map +/ecp5/latches_map.v"; \
+	   echo "abc9 -W $(BOARD_$(1)_ABC9_W)"; \
+	   echo "clean"; \
+	   echo "$$(BOARD_$(1)_SYNTH) -top $(BOARD_$(1)_TOP) -json $$(@D)/$(1).json.tmp -run map_cells:";,\
+	   echo "$$(BOARD_$(1)_SYNTH) -top $(BOARD_$(1)_TOP) -json $$(@D)/$(1).json.tmp";) \
+	   echo "tee -q -o $$(@D)/stat.json stat -json"; } > $$@.$$$$$$$$; \
+	if cmp -s $$@.$$$$$$$$ $$@; then rm $$@.$$$$$$$$; else mv $$@.$$$$$$$$ $$@; fi
+
+$(BOARD_DIR)/$(1)/$(1).json: $(BOARD_DIR)/$(1)/synth.ys $(SOC_SRCS) $(BOARD_$(1)_SRCS) $(BOARD_DIR)/$(1)/fw.hex
+	@echo "  SYNTH $(1): $(BOARD_$(1)_CONFIG) $(BOARD_$(1)_TOP_PARAMS)$(if $(BOARD_$(1)_ABC9_W), ABC9 -W $(BOARD_$(1)_ABC9_W))"
 	@$(YOSYS) -q -l $$(@D)/synth.log -s $$(@D)/synth.ys >/dev/null || \
 	  { tail -20 $$(@D)/synth.log; echo "bitstream $(1): Yosys failed (log $$(@D)/synth.log)" >&2; exit 1; }
 	@mv $$@.tmp $$@

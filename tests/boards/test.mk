@@ -16,14 +16,15 @@
 BOARD_TESTS ?= icebreaker ulx3s
 BOARD_FIT_TESTS ?= $(filter-out $(BOARD_TESTS),ulx3s)
 
-TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths test-board-congestion $(addprefix test-board-,$(BOARD_TESTS)) \
+TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths test-board-congestion test-board-abc9w \
+                $(addprefix test-board-,$(BOARD_TESTS)) \
                 $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 TEST_EARLY += $(addprefix test-board-,$(BOARD_TESTS)) $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 # What the early board builds take from the rest of the tree: their firmware images, built
 # before they start so that no two makes build the same file (constraints/*.mk; recursive,
 # since mk/board.mk includes those after this file).
 TEST_EARLY_DEPS = $(foreach b,$(BOARD_TESTS) $(BOARD_FIT_TESTS),$(or $(BOARD_$(b)_FW_HEX),$(BOARD_$(b)_FW)))
-.PHONY: test-board-errors test-board-pnr-check test-board-paths test-board-congestion bench-boards
+.PHONY: test-board-errors test-board-pnr-check test-board-paths test-board-congestion test-board-abc9w bench-boards
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
 
@@ -45,6 +46,11 @@ test-board-pnr-check:
 # scripts/board-paths.py (the pre-placement path estimate) on a small design (seconds).
 test-board-paths:
 	@$(call run_test,board-paths,tests/boards/paths-test.sh)
+
+# The ULX3S script's own ABC9 step (BOARD_ulx3s_ABC9_W) against synth_ecp5 -abc9 on a small
+# design (seconds).
+test-board-abc9w:
+	@$(call run_test,board-abc9w,env MAKE="$(MAKE)" tests/boards/abc9w-test.sh)
 
 # scripts/board-congestion.py (router2's heatmaps, BOARD_HEATMAP=1) on known heatmaps and on
 # a real router2 run of a small ECP5 design (seconds).
