@@ -61,15 +61,15 @@ BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 # this netlist (&mfs) stops on an assertion; ABC9 keeps the mapping written before it, so the
 # log shows one "ABC: ... failed: return code 134" warning and the build goes on.
 BOARD_ulx3s_SYNTH_OPTS := -abc9
-# Session 21: ABC9 maps with a wire delay of 2.5 ns (BOARD_ulx3s_ABC9_W, mk/board.mk) instead
-# of synth_ecp5's 0.3 ns.  On this design a routed net costs 1-8 ns (the 30.91 MHz build's
+# Session 21: ABC9 maps with a wire delay of 5 ns (BOARD_ulx3s_ABC9_W, mk/board.mk) instead of
+# synth_ecp5's 0.3 ns.  On this design a routed net costs 1-8 ns (the 30.91 MHz build's
 # critical path: 3.4 ns of logic, 29.0 ns of routing), so 0.3 ns let ABC9 trade LUT levels for
-# area; at 2.5 ns it maps for fewer levels: +3 % LUT4 (31,529), the worst path estimated
-# before placement 30.0 ns instead of 34.7 (scripts/board-paths.py), 580 endpoints over 25 ns
-# instead of 3,664, and the build routes at 32.90 MHz instead of 30.91 at the same RTL and
-# placer.  1 ns: 1,308 endpoints over 25 ns, and router2 still had 957 overused wires at
-# iteration 35; 5 ns: the same estimates as 2.5 (docs/performance.md, "ULX3S: session 21").
-BOARD_ulx3s_ABC9_W := 2500
+# area; at 5 ns it maps for fewer levels: +3 % LUT4 (31,508), the worst path estimated before
+# placement 30.0 ns instead of 34.7 (scripts/board-paths.py), 591 endpoints over 25 ns instead
+# of 3,664, and the build routes at 34.50 MHz instead of 30.91 at the same RTL and placer.
+# 2.5 ns: the same estimates, 32.90 MHz routed; 1 ns: 1,308 endpoints over 25 ns, and router2
+# still had 957 overused wires at iteration 35 (docs/performance.md, "ULX3S: session 21").
+BOARD_ulx3s_ABC9_W := 5000
 BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
 # nextpnr's analytic placer (--placer static) and router2: on session 6's 20 MHz netlist they
 # placed and routed in 1,536 CPU-s to 25.26 MHz (PASS), where HeAP took 1,102 s + 822 s of
