@@ -30,7 +30,8 @@
 #   BOARD_b_ABC9_W      ECP5 with -abc9: the wire delay in ps that ABC9 maps with, instead of
 #                       synth_ecp5's fixed 300 (a constant its scratchpad will not change): the
 #                       script then runs synth_ecp5 up to map_luts, ABC9 with this -W, and
-#                       synth_ecp5 on from map_cells (tests/boards/abc9w-test.sh)
+#                       synth_ecp5 on from map_cells (tests/boards/abc9w-test.sh); a value that
+#                       is not a positive integer, or one on another kind of board, stops the build
 #   BOARD_b_FW_RAM_KB   firmware RAM size (must match FwRamKb), BOARD_b_FW: its .bin;
 #                       BOARD_b_FW_HEX: a ready $readmemh image instead of bin2hex's (icebreaker)
 #   BOARD_b_PNR_ARGS    nextpnr device, package and constraints
@@ -83,6 +84,10 @@ $(BOARD_DIR)/$(1)/fw.hex: $(or $(BOARD_$(1)_FW_HEX),$(BOARD_$(1)_FW)) scripts/bi
 # The script is written on every make and replaces the old one only when it differs, so a
 # variable given on the command line (BOARD_b_DEFINES=..., BOARD_b_ABC9_W=...) synthesizes anew.
 $(BOARD_DIR)/$(1)/synth.ys: board-script-force
+	@$(if $(BOARD_$(1)_ABC9_W),case '$(BOARD_$(1)_ABC9_W)' in (''|*[!0-9]*|0) \
+	  echo "bitstream $(1): BOARD_$(1)_ABC9_W='$(BOARD_$(1)_ABC9_W)': ABC9's wire delay in ps (a positive integer)" >&2; exit 1;; esac; \
+	  $(if $(and $(filter ecp5,$(BOARD_$(1)_FAMILY)),$(filter -abc9,$(BOARD_$(1)_SYNTH_OPTS))),,\
+	  echo "bitstream $(1): BOARD_$(1)_ABC9_W needs an ECP5 board synthesized with -abc9 (BOARD_$(1)_SYNTH_OPTS)" >&2; exit 1))
 	@mkdir -p $$(@D)
 	@{ echo "read_verilog -sv -DSYNTHESIS $(BOARD_$(1)_DEFINES) $(SOC_SRCS) $(BOARD_$(1)_SRCS)"; \
 	   echo "chparam $(call board_chparams,$(SOC_CFG_$(BOARD_$(1)_CONFIG)) $(BOARD_$(1)_TOP_PARAMS)) -set FwInit \"$(abspath $(BOARD_DIR)/$(1)/fw.hex)\" $(BOARD_$(1)_TOP)"; \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tests/boards/errors-test.sh: `make bitstream` / `make flash` with no BOARD, an unknown
-# BOARD or a missing flash tool stop at once with an error that says what to do.
+# BOARD, a missing flash tool or a bad BOARD_<b>_ABC9_W (not a positive number, or on a board
+# that is not an ECP5 synthesized with -abc9) stop at once with an error that says what to do.
 set -u -o pipefail
 make=${MAKE:-make}
 n=0 bad=0
@@ -22,6 +23,10 @@ check unknown-board-flash "unknown BOARD 'nosuch'" flash BOARD=nosuch
 check empty-board "BOARD is not set" bitstream BOARD=
 check no-iceprog "flash icebreaker: '/nonexistent/iceprog' not found" flash BOARD=icebreaker ICEPROG=/nonexistent/iceprog
 check no-openfpgaloader "flash ulx3s: '/nonexistent/ofl' not found" flash BOARD=ulx3s OPENFPGALOADER=/nonexistent/ofl
+check abc9w-not-number "bitstream ulx3s: BOARD_ulx3s_ABC9_W='2.5ns': ABC9's wire delay in ps" bitstream BOARD=ulx3s BOARD_ulx3s_ABC9_W=2.5ns
+check abc9w-zero "BOARD_ulx3s_ABC9_W='0': ABC9's wire delay in ps" bitstream BOARD=ulx3s BOARD_ulx3s_ABC9_W=0
+check abc9w-no-abc9 "bitstream ulx3s: BOARD_ulx3s_ABC9_W needs an ECP5 board synthesized with -abc9" bitstream BOARD=ulx3s BOARD_ulx3s_SYNTH_OPTS=
+check abc9w-ice40 "bitstream icebreaker: BOARD_icebreaker_ABC9_W needs an ECP5 board" bitstream BOARD=icebreaker BOARD_icebreaker_ABC9_W=5000
 if [ $bad -eq 0 ]; then
   echo "PASS board-errors: $n error cases stop with a clear message"
 else
