@@ -12,9 +12,12 @@
 // The checks that depend on the instruction alone (opcode, fields, buffer ranges: the
 // products and sums) are made as a beat arrives and kept as three flag bits beside it in
 // the prefetch buffer; decode adds the ones that depend on its state (weights loaded,
-// tokens).  Decode's path is then the buffer read, a few gates and the dispatch, and the
-// arithmetic has a cycle of its own (the register that delivers the beat to the buffer
-// write), with no change to any cycle count.
+// tokens).  Decode's path is then the buffer read, a few gates and the dispatch.  The
+// arithmetic has two cycles of its own: an arriving beat is registered (rd_q) together
+// with the products of its range checks, and the sums and comparisons read that register
+// and write the buffer a cycle later.  A fetch burst's first instruction thus reaches
+// decode one cycle later than the beat arrives; the stage holds at most one beat, which
+// credit_q already counts, so the buffer still cannot overflow.
 module tpu_core_fetch #(
   parameter int unsigned N          = 16,    // array size
   parameter int unsigned EnableBf16 = 1,     // bf16 supported
@@ -98,14 +101,21 @@ module tpu_core_fetch #(
   end
 
   assign r_fire   = m_fetch_rvalid_i;          // rready is always high
-  assign buf_push = r_fire && run_q && (out_q > 9'(0)) && !stop_i;
+
+  // The check stage: rv_q marks a beat of the running program in rd_q.  The data
+  // registers take every cycle (no enable): only rv_q says whether they hold a beat.
+  logic          rv_q, rv_d;
+  logic [255:0]  rd_q;
+  logic          rerr_q;
+  assign rv_d     = r_fire && run_q && (out_q > 9'(0)) && !stop_i && !start_i;
+  assign buf_push = rv_q && run_q && !stop_i;
 
   tpu_core_fifo #(.Width(260), .Depth(Depth)) u_buf (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .flush_i (start_i),
     .push_i  (buf_push),
-    .data_i  ({s_bad_op, s_bad_field, s_bad_range, m_fetch_rresp_i != 2'b00, m_fetch_rdata_i}),
+    .data_i  ({s_bad_op, s_bad_field, s_bad_range, rerr_q, rd_q}),
     .full_o  (buf_full),
     .pop_i   (buf_pop),
     .data_o  (buf_data),
@@ -113,11 +123,12 @@ module tpu_core_fetch #(
   );
 
   // ---------------------------------------------------------------------------
-  // Decode fields.  The static checks read the arriving beat (rin), decode the head of
-  // the prefetch buffer (in).
+  // Decode fields.  The static checks read the registered beat (rin) and the products
+  // made from the arriving one (m_fetch_rdata_i); decode reads the head of the prefetch
+  // buffer (in).
   logic [255:0] in, rin;
   assign in  = buf_data[255:0];
-  assign rin = m_fetch_rdata_i;
+  assign rin = rd_q;
   logic [3:0]  op, r_op;
   logic        pop_prev, pop_next, push_prev, push_next;
   logic        r_pop_prev, r_pop_next, r_push_prev, r_push_next;
@@ -163,7 +174,7 @@ module tpu_core_fetch #(
   // ACTIVATE
   logic [1:0]  a_out, a_pool;
   logic        a_relu, a_relu6;
-  logic [15:0] a_arow, a_urow, a_vrow, a_step1, a_step2, a_wstep1, a_wstep2;
+  logic [15:0] a_arow, a_urow, a_vrow;
   logic [7:0]  a_lo, a_hi;
   logic [11:0] a_count1, a_count2;
   logic [3:0]  a_win1, a_win2;
@@ -180,10 +191,6 @@ module tpu_core_fetch #(
   assign a_count2 = rin[tpu_isa_pkg::ActivateCount2Lsb +: 12];
   assign a_win1   = rin[tpu_isa_pkg::ActivateWin1Lsb +: 4];
   assign a_win2   = rin[tpu_isa_pkg::ActivateWin2Lsb +: 4];
-  assign a_step1  = rin[tpu_isa_pkg::ActivateStep1Lsb +: 16];
-  assign a_step2  = rin[tpu_isa_pkg::ActivateStep2Lsb +: 16];
-  assign a_wstep1 = rin[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
-  assign a_wstep2 = rin[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
 
   // The range checks multiply instruction fields.  Every product is only compared with a
   // buffer size, so operands are cut to the bits that size needs: a product whose cut-off
@@ -207,21 +214,39 @@ module tpu_core_fetch #(
     mul_sa = p[31:0] + p[63:32];
   endfunction
 
+  // The products, from the arriving beat (its fields carry the prefix p_).
+  logic [3:0]  p_op;
+  logic [11:0] p_a_count1, p_a_count2, p_d_count1, p_d_count2;
+  logic [3:0]  p_win1, p_win2;
+  logic [15:0] p_step1, p_step2, p_wstep1, p_wstep2;
+  assign p_op       = m_fetch_rdata_i[tpu_isa_pkg::CommonOpLsb +: 4];
+  assign p_a_count1 = m_fetch_rdata_i[tpu_isa_pkg::ActivateCount1Lsb +: 12];
+  assign p_a_count2 = m_fetch_rdata_i[tpu_isa_pkg::ActivateCount2Lsb +: 12];
+  assign p_d_count1 = m_fetch_rdata_i[tpu_isa_pkg::DmaCount1Lsb +: 12];
+  assign p_d_count2 = m_fetch_rdata_i[tpu_isa_pkg::DmaCount2Lsb +: 12];
+  assign p_win1     = m_fetch_rdata_i[tpu_isa_pkg::ActivateWin1Lsb +: 4];
+  assign p_win2     = m_fetch_rdata_i[tpu_isa_pkg::ActivateWin2Lsb +: 4];
+  assign p_step1    = m_fetch_rdata_i[tpu_isa_pkg::ActivateStep1Lsb +: 16];
+  assign p_step2    = m_fetch_rdata_i[tpu_isa_pkg::ActivateStep2Lsb +: 16];
+  assign p_wstep1   = m_fetch_rdata_i[tpu_isa_pkg::ActivateWstep1Lsb +: 16];
+  assign p_wstep2   = m_fetch_rdata_i[tpu_isa_pkg::ActivateWstep2Lsb +: 16];
+
   // Rows of a LOAD/STORE (count1 x count2) and outputs of an ACTIVATE (the same product of
   // its own count fields): one instruction is one or the other, so they share the multiply.
   logic [11:0] c1, c2;
   logic        rows_big;
-  logic [23:0] rows_p;
-  assign c1 = (r_op == tpu_isa_pkg::OpActivate) ? a_count1 : d_count1;
-  assign c2 = (r_op == tpu_isa_pkg::OpActivate) ? a_count2 : d_count2;
+  logic [23:0] rows_p, rows_d, rows_q;
+  assign c1 = (p_op == tpu_isa_pkg::OpActivate) ? p_a_count1 : p_d_count1;
+  assign c2 = (p_op == tpu_isa_pkg::OpActivate) ? p_a_count2 : p_d_count2;
   if (RW < 12) begin : g_rows_cut
     assign rows_big = ((c1 >> RW) != '0 && c2 != '0) || ((c2 >> RW) != '0 && c1 != '0);
   end else begin : g_rows_full
     assign rows_big = 1'b0;
   end
   assign rows_p = 24'(mul_sa(16'(c1), 16'(c2), RW));
+  assign rows_d = rows_big ? 24'(1 << RW) : rows_p;
   logic [23:0] d_rows;
-  assign d_rows = rows_big ? 24'(1 << RW) : rows_p;
+  assign d_rows = rows_q;
   logic [25:0] d_end;
   assign d_end = 26'(d_row) + 26'(d_rows);
 
@@ -239,13 +264,15 @@ module tpu_core_fetch #(
   endfunction
   logic [11:0] a_c1m1, a_c2m1;
   logic [3:0]  a_w1m1, a_w2m1;
-  assign a_c1m1 = a_count1 - 12'd1;
-  assign a_c2m1 = a_count2 - 12'd1;
-  assign a_w1m1 = a_win1 - 4'd1;
-  assign a_w2m1 = a_win2 - 4'd1;
-  assign a_top = (36'(a_arow) + term(16'(a_c2m1), a_step2))
-               + (term(16'(a_c1m1), a_step1) + term(16'(a_w2m1), a_wstep2))
-               + term(16'(a_w1m1), a_wstep1);
+  logic [4*36-1:0] terms_d, terms_q;   // {w1 wstep1, w2 wstep2, c1 step1, c2 step2}
+  assign a_c1m1 = p_a_count1 - 12'd1;
+  assign a_c2m1 = p_a_count2 - 12'd1;
+  assign a_w1m1 = p_win1 - 4'd1;
+  assign a_w2m1 = p_win2 - 4'd1;
+  assign terms_d = {term(16'(a_w1m1), p_wstep1), term(16'(a_w2m1), p_wstep2),
+                    term(16'(a_c1m1), p_step1), term(16'(a_c2m1), p_step2)};
+  assign a_top = (36'(a_arow) + terms_q[0 +: 36]) + (terms_q[36 +: 36] + terms_q[72 +: 36])
+               + terms_q[108 +: 36];
   assign a_outs = d_rows;
   assign a_uend = 26'(a_urow) + ((a_out == 2'(tpu_isa_pkg::OutFp32)) ? {1'b0, a_outs, 1'b0}
                                                                      : 26'(a_outs));
@@ -459,7 +486,7 @@ module tpu_core_fetch #(
   assign m_fetch_arlen_o   = ar_len_q;
   assign m_fetch_arid_o    = '0;
   assign m_fetch_rready_o  = 1'b1;
-  assign quiet_o           = !ar_valid_q && out_q == '0;
+  assign quiet_o           = !ar_valid_q && out_q == '0 && !rv_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -477,6 +504,7 @@ module tpu_core_fetch #(
       w_loaded_q <= 1'b0;
       w_bf16_q   <= 1'b0;
       tok_q      <= '0;
+      rv_q       <= 1'b0;
     end else begin
       run_q      <= run_d;
       halted_q   <= halted_d;
@@ -490,11 +518,20 @@ module tpu_core_fetch #(
       w_loaded_q <= w_loaded_d;
       w_bf16_q   <= w_bf16_d;
       tok_q      <= tok_d;
+      rv_q       <= rv_d;
       if (start_i) begin
         base_q <= prog_addr_i;
         len_q  <= prog_len_i;
       end
     end
+  end
+
+  // The check stage's data (a wide datapath register: no reset, no enable).
+  always_ff @(posedge clk_i) begin
+    rd_q    <= m_fetch_rdata_i;
+    rerr_q  <= m_fetch_rresp_i != 2'b00;
+    rows_q  <= rows_d;
+    terms_q <= terms_d;
   end
 
   // Assertions
