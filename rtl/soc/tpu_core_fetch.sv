@@ -16,7 +16,8 @@
 // arithmetic has two cycles of its own: an arriving beat is registered (rd_q) together
 // with the products of its range checks, and the sums and comparisons read that register
 // and write the buffer a cycle later.  A fetch burst's first instruction thus reaches
-// decode one cycle later than the beat arrives; the stage holds at most one beat, which
+// decode two cycles later than the beat arrives (the check stage, then a head register
+// that decode reads instead of the buffer's memory); both hold at most one beat, which
 // credit_q already counts, so the buffer still cannot overflow.
 module tpu_core_fetch #(
   parameter int unsigned N          = 16,    // array size
@@ -88,6 +89,8 @@ module tpu_core_fetch #(
   logic [7:0]    to_page, blen;
   logic          r_fire, buf_push, buf_pop, buf_empty, buf_full;
   logic [259:0]  buf_data;   // {bad_op, bad_field, bad_range, rresp error, instruction}
+  logic          fifo_pop, fifo_empty;
+  logic [259:0]  fifo_data;
 
   assign remain  = len_q - fpc_q;
   assign to_page = 8'd128 - {1'b0, ar_addr_d_base[11:5]};
@@ -117,10 +120,23 @@ module tpu_core_fetch #(
     .push_i  (buf_push),
     .data_i  ({s_bad_op, s_bad_field, s_bad_range, rerr_q, rd_q}),
     .full_o  (buf_full),
-    .pop_i   (buf_pop),
-    .data_o  (buf_data),
-    .empty_o (buf_empty)
+    .pop_i   (fifo_pop),
+    .data_o  (fifo_data),
+    .empty_o (fifo_empty)
   );
+
+  // The head register: decode reads the oldest instruction from a register, not from the
+  // buffer's memory (hv_q: it holds one).  It is refilled from the buffer when empty or
+  // when decode takes its instruction (buf_pop), so decode still takes one per cycle.  It
+  // is one more place for a fetched beat: credit_q counts beats until decode takes them,
+  // so the buffer still cannot overflow.
+  logic          hv_q, hv_d;
+  logic [259:0]  hd_q, hd_d;
+  assign fifo_pop  = !fifo_empty && (!hv_q || buf_pop) && !start_i;
+  assign hv_d      = !start_i && (fifo_pop || (hv_q && !buf_pop));
+  assign hd_d      = fifo_pop ? fifo_data : hd_q;
+  assign buf_data  = hd_q;
+  assign buf_empty = !hv_q;
 
   // ---------------------------------------------------------------------------
   // Decode fields.  The static checks read the registered beat (rin) and the products
@@ -505,6 +521,7 @@ module tpu_core_fetch #(
       w_bf16_q   <= 1'b0;
       tok_q      <= '0;
       rv_q       <= 1'b0;
+      hv_q       <= 1'b0;
     end else begin
       run_q      <= run_d;
       halted_q   <= halted_d;
@@ -519,6 +536,7 @@ module tpu_core_fetch #(
       w_bf16_q   <= w_bf16_d;
       tok_q      <= tok_d;
       rv_q       <= rv_d;
+      hv_q       <= hv_d;
       if (start_i) begin
         base_q <= prog_addr_i;
         len_q  <= prog_len_i;
@@ -526,12 +544,14 @@ module tpu_core_fetch #(
     end
   end
 
-  // The check stage's data (a wide datapath register: no reset, no enable).
+  // The check stage's data and the head register (wide datapath registers: no reset; the
+  // check stage has no enable either).
   always_ff @(posedge clk_i) begin
     rd_q    <= m_fetch_rdata_i;
     rerr_q  <= m_fetch_rresp_i != 2'b00;
     rows_q  <= rows_d;
     terms_q <= terms_d;
+    hd_q    <= hd_d;
   end
 
   // Assertions
@@ -539,7 +559,7 @@ module tpu_core_fetch #(
   // Immediate assertions in a clocked block, not properties (docs/verification.md).
   always_ff @(posedge clk_i) begin : checks
     if (rst_ni) begin
-      a_no_overflow: assert (!(buf_push && buf_full && !buf_pop))
+      a_no_overflow: assert (!(buf_push && buf_full && !fifo_pop))
         else $error("tpu_core_fetch: prefetch buffer overflow");
       a_beat_expected: assert (!(m_fetch_rvalid_i && out_q == '0))
         else $error("tpu_core_fetch: read beat with no burst outstanding");

@@ -84,6 +84,7 @@ module tpu_core_store #(
   logic [11:0]  i1_q;
   logic signed [31:0] c1_q, c2_q;
   logic [31:0]  bytes_q;
+  logic [31:0]  bytes_len_q;   // bytes_q + len0, kept in a register
 
   logic [11:0] f_count1, f_count2, f_bound1, f_bound2, f_len0;
   logic signed [11:0] f_start1, f_start2;
@@ -176,11 +177,15 @@ module tpu_core_store #(
       c1_q    <= 32'(signed'(in[tpu_isa_pkg::DmaStart1Lsb +: 12]));
       c2_q    <= 32'(signed'(in[tpu_isa_pkg::DmaStart2Lsb +: 12]));
       bytes_q <= '0;
+      bytes_len_q <= 32'(in[tpu_isa_pkg::DmaLen0Lsb +: 12]);
     end else if (row_fire) begin
       idx_q <= idx_q + 1'b1;
       ub_raddr_q  <= ub_raddr1_q;
       ub_raddr1_q <= ub_raddr1_q + 16'd1;
-      if (in_bounds) bytes_q <= bytes_q + 32'(f_len0);
+      if (in_bounds) begin
+        bytes_q     <= bytes_len_q;
+        bytes_len_q <= bytes_len_q + 32'(f_len0);
+      end
       if (i1_q == f_count1 - 12'd1) begin
         i1_q <= '0;
         c1_q <= 32'(f_start1);
@@ -192,9 +197,10 @@ module tpu_core_store #(
     end
   end
 
-  // The last row's bytes are added in the cycle it leaves.
+  // The last row's bytes are added in the cycle it leaves: the sum is ready in
+  // bytes_len_q, so the row handshake only picks it.
   logic [31:0] bytes_final;
-  assign bytes_final = bytes_q + ((row_fire && in_bounds) ? 32'(f_len0) : 32'd0);
+  assign bytes_final = (row_fire && in_bounds) ? bytes_len_q : bytes_q;
 
   tpu_core_fifo #(.Width(65), .Depth(Inflight)) u_wait (
     .clk_i   (clk_i),
@@ -242,6 +248,8 @@ module tpu_core_store #(
     if (rst_ni) begin
       a_ub_rnext: assert (!(chk_q && ub_rnext_q != ub_raddr_q))
         else $error("tpu_core_store: UB read row %0h, announced %0h", ub_raddr_q, ub_rnext_q);
+      a_bytes_len: assert (!(run_q && bytes_len_q != bytes_q + 32'(f_len0)))
+        else $error("tpu_core_store: bytes + len0 register %0h, bytes %0h", bytes_len_q, bytes_q);
       a_ub_raddr: assert (!(run_q && (ub_raddr_q != ub_raddr || ub_raddr1_q != ub_raddr + 16'd1)))
         else $error("tpu_core_store: UB row %0h, expected %0h", ub_raddr_q, ub_raddr);
       a_no_bad_desc: assert (!(sts_valid_i && sts_ready_o &&
