@@ -171,7 +171,7 @@ module tpu_dma_rd #(
   logic [BeatWidth-1:0] bstart_q, bstart_d;
   logic [BeatWidth-1:0] bend_q, bend_d;     // bstart_q + blen_q, kept in a register
   logic [BlenWidth-1:0] blen_q, blen_d;
-  logic [BlenWidth-1:0] room_q;             // MaxBurst - blen_q, kept in a register
+  logic [BlenWidth-1:0] room_q, room_d;     // MaxBurst - blen_q, kept in a register
   logic                 brows_full_q, brows_full_d;  // brows_q >= RowQueueDepth / 2
   logic                 eod_q, eod_d;       // the open burst belongs to a finished descriptor
   logic                 part_q, part_d;     // the current row is split over bursts
@@ -186,6 +186,7 @@ module tpu_dma_rd #(
   logic [BeatWidth-1:0] fb, lb, rstart;
   logic                 share;
   logic [NbWidth-1:0]   nnew, nrun;
+  logic                 nnew_zero;          // nnew == 0, from two compares side by side
   logic [15:0]          room, k16, k16_ref;
   logic [15:0]          page_left;
   logic                 contig, complete, kill;
@@ -211,6 +212,9 @@ module tpu_dma_rd #(
   assign lb      = ag_lb;  // (ag_addr + ag_len0 - 1) >> OffWidth
   assign share   = lastb_v_q && fb == lastb_q;
   assign nnew    = NbWidth'(lb - fb) + NbWidth'(1) - NbWidth'(share);
+  // A row with no new beat lies inside the beat shared with the previous row; the
+  // handshake tests that without waiting for the subtraction (asserted below).
+  assign nnew_zero = share && lb == fb;
   assign rstart  = part_q ? rs_q : share ? ag_fb1 : fb;
   assign nrun    = NbWidth'(lb - rstart) + NbWidth'(1);
   assign page_left = 16'(Beats4k) - 16'(rstart[PageWidth-1:0]);
@@ -245,6 +249,8 @@ module tpu_dma_rd #(
   logic [3*BeatWidth-1:0] s_next;   // sb + k
   logic [3*BlenWidth-1:0] s_blen;   // the burst length after the run
   logic [3*CredWidth-1:0] s_cred;   // credits after reserving the run
+  logic [3*CredWidth-1:0] s_cred1;  // the same with a beat popped from the read buffer
+  logic [3*BlenWidth-1:0] s_room;   // the open burst's room after the run
   assign src    = {fb, ag_fb1, rs_q};
   assign sel    = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
   assign room_c = 16'(room_q);
@@ -275,6 +281,9 @@ module tpu_dma_rd #(
     assign s_next[i*BeatWidth +: BeatWidth]   = sb + BeatWidth'(k);
     assign s_blen[i*BlenWidth +: BlenWidth]   = s_contig[i] ? blen_q + BlenWidth'(k) : BlenWidth'(k);
     assign s_cred[i*CredWidth +: CredWidth]   = cred_q - CredWidth'(k);
+    assign s_cred1[i*CredWidth +: CredWidth]  = cred_q - CredWidth'(k) + CredWidth'(1);
+    assign s_room[i*BlenWidth +: BlenWidth]   = s_contig[i] ? room_q - BlenWidth'(k)
+                                                            : BlenWidth'(MaxBurst) - BlenWidth'(k);
   end
   logic credit;
   assign contig   = s_contig[sel];
@@ -334,7 +343,7 @@ module tpu_dma_rd #(
           drop_d    = !ag_last;
           lastb_v_d = 1'b0;
         end
-      end else if (!ag_inb || (!part_q && nnew == '0)) begin
+      end else if (!ag_inb || (!part_q && nnew_zero)) begin
         // Pad row, or a row entirely inside the beat shared with the previous one.
         rqw_kind = ag_inb ? KindMem : KindPad;
         if (!rq_full) begin
@@ -381,6 +390,7 @@ module tpu_dma_rd #(
     bstart_d = bstart_q;
     bend_d   = bend_q;
     blen_d   = blen_q;
+    room_d   = room_q;
     eod_d    = eod_q;
     if (do_close) begin
       open_d = 1'b0;
@@ -395,6 +405,7 @@ module tpu_dma_rd #(
     // either ends at rstart + k16.
     if (cmd_ok) begin
       blen_d = s_blen[32'(sel)*BlenWidth +: BlenWidth];
+      room_d = s_room[32'(sel)*BlenWidth +: BlenWidth];
       bend_d = s_next[32'(sel)*BeatWidth +: BeatWidth];
     end
     if (ag_valid && ag_ready && ag_last) eod_d = open_d;
@@ -428,7 +439,15 @@ module tpu_dma_rd #(
     if (asm_fire_last) lastcnt_d = lastcnt_d - 1'b1;
   end
 
-  assign cred_d = (cmd_ok ? s_cred[32'(sel)*CredWidth +: CredWidth] : cred_q) + CredWidth'(df_pop);
+  // The credits after the cycle: the run's reservation and a beat popped by the assembler
+  // are both worked out before the late selects (cmd_ok, df_pop) pick one.
+  logic [CredWidth-1:0] cred_inc;
+  assign cred_inc = cred_q + CredWidth'(1);
+  always_comb begin
+    if (cmd_ok) cred_d = df_pop ? s_cred1[32'(sel)*CredWidth +: CredWidth]
+                                : s_cred[32'(sel)*CredWidth +: CredWidth];
+    else        cred_d = df_pop ? cred_inc : cred_q;
+  end
 
   tpu_dma_fifo #(
     .Width(RqWidth),
@@ -588,8 +607,15 @@ module tpu_dma_rd #(
     end
   end
 
+  // A row needs the output register unless it is not a descriptor's last and an error
+  // has cut its descriptor short.  fire waits for the register on a row whose own beats
+  // hold the error too (needs_wait, without the beat's error flag: the read buffer's data
+  // stays off the pop's path); such a row then writes nothing (odata_we).
+  logic needs_wait;
   assign needs_out     = h_last || new_err == tpu_dma_pkg::StsOk;
-  assign fire          = can_done && (!needs_out || out_free);
+  assign needs_wait    = h_last || (err_q == tpu_dma_pkg::StsOk &&
+                                    !(h_kind == KindMarker && h_code != tpu_dma_pkg::StsOk));
+  assign fire          = can_done && (!needs_wait || out_free);
   assign rq_pop        = fire;
   assign df_pop        = gather || (fire && h_kind == KindMem && need != '0);
   assign asm_fire_last = fire && h_last;
@@ -655,7 +681,7 @@ module tpu_dma_rd #(
   // per-byte loop keep the simulation fast at large RowBytes); zero for the last row of a
   // descriptor that failed.
   assign hold_we  = fire && h_kind == KindMem && need != '0;
-  assign odata_we = fire && (h_last || new_err == tpu_dma_pkg::StsOk);
+  assign odata_we = fire && needs_out;
   always_ff @(posedge clk_i) begin : wide_regs
     logic [WinWidth-1:0]   wv;
     logic [RowBytes*8-1:0] data_mask, out_mask;
@@ -722,7 +748,7 @@ module tpu_dma_rd #(
     bstart_q   <= bstart_d;
     bend_q     <= bend_d;
     blen_q     <= blen_d;
-    room_q     <= BlenWidth'(MaxBurst) - blen_d;
+    room_q     <= room_d;
     rs_q       <= rs_d;
     lastb_q    <= lastb_d;
     werr_q     <= werr_d;
@@ -770,6 +796,11 @@ module tpu_dma_rd #(
       assert (16'(cred_q) >= 16'(reserve)) else $error("tpu_dma_rd: credit underflow");
       assert (cred_d == cred_q - reserve + CredWidth'(df_pop)) else $error("tpu_dma_rd: credit update");
       assert (cred_q <= CredWidth'(ReadBufBeats)) else $error("tpu_dma_rd: credit overflow");
+      if (!rq_empty)
+        assert (!needs_out || needs_wait) else $error("tpu_dma_rd: a row needs the output unasked");
+      if (ag_valid && ag_inb && !ag_bad)
+        assert (nnew_zero == (nnew == '0))
+          else $error("tpu_dma_rd: nnew %0d, nnew_zero %0d", nnew, nnew_zero);
       assert (!(asm_fire_last && lastcnt_q == '0))
         else $error("tpu_dma_rd: descriptor end without its marker");
       assert (brows_full_q == (brows_q >= LcWidth'(RowQueueDepth / 2)))
