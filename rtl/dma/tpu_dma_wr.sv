@@ -208,6 +208,29 @@ module tpu_dma_wr #(
   logic [StsWidth-1:0]   rec_code;
   logic [AddrWidth-1:0]  rec_addr;
 
+  // ------------------------------------------------------------ row input
+  // The stream's rows wait in a two-entry FIFO: s_row_ready_o is then a compare of its
+  // pointer registers and does not wait for the row register's handshake below (the
+  // producer's row handshake and this engine's beat emission are no longer one path),
+  // and a row popped every cycle still keeps the stream at a row per cycle.
+  logic                  row_v, row_last, rin_pop, rin_full, rin_empty;
+  logic [RowBytes*8-1:0] row_data;
+  tpu_dma_fifo #(
+    .Width(RowBytes * 8 + 1),
+    .Depth(2)
+  ) u_rin (
+    .clk_i,
+    .rst_ni,
+    .push_i (s_row_valid_i && !rin_full),
+    .data_i ({s_row_last_i, s_row_data_i}),
+    .full_o (rin_full),
+    .pop_i  (rin_pop),
+    .data_o ({row_last, row_data}),
+    .empty_o(rin_empty)
+  );
+  assign row_v         = !rin_empty;
+  assign s_row_ready_o = !rin_full;
+
   // --------------------------------------------------------- row geometry
   logic [BeatWidth-1:0]  fb, lb;
   logic [NbWidth-1:0]    nb;
@@ -355,10 +378,10 @@ module tpu_dma_wr #(
   // --------------------------------------------------- pairing and checks
   assign bus_abort = berr_q && rec_empty && !done_q;
   assign can_load  = !done_q && !drain_q && !drop_q && !bus_abort && (!rr_v_q || rr_done);
-  assign load      = can_load && ag_valid && s_row_valid_i;
+  assign load      = can_load && ag_valid && row_v;
 
-  assign ag_ready      = drop_q || (can_load && s_row_valid_i);
-  assign s_row_ready_o = drain_q || (can_load && ag_valid);
+  assign ag_ready      = drop_q || (can_load && row_v);
+  assign rin_pop       = row_v && (drain_q || (can_load && ag_valid));
 
   always_comb begin
     done_d    = done_q;
@@ -372,7 +395,7 @@ module tpu_dma_wr #(
     rr_fb_d   = rr_fb_q;
     rr_nb_d   = rr_nb_q;
 
-    if (drain_q && s_row_valid_i && s_row_last_i) drain_d = 1'b0;
+    if (drain_q && row_v && row_last) drain_d = 1'b0;
     if (drop_q && ag_valid && ag_last) drop_d = 1'b0;
 
     if (bus_abort) begin
@@ -385,8 +408,8 @@ module tpu_dma_wr #(
         code_d  = tpu_dma_pkg::StsBadDesc;
         caddr_d = ag_addr;
         done_d  = 1'b1;
-        drain_d = !s_row_last_i;
-      end else if (s_row_last_i && !ag_last) begin
+        drain_d = !row_last;
+      end else if (row_last && !ag_last) begin
         code_d  = tpu_dma_pkg::StsStream;
         caddr_d = ag_addr;
         done_d  = 1'b1;
@@ -396,16 +419,16 @@ module tpu_dma_wr #(
         caddr_d = ag_addr;
         done_d  = 1'b1;
         drop_d  = !ag_last;
-        drain_d = !s_row_last_i;
+        drain_d = !row_last;
       end else begin
         rr_v_d    = 1'b1;
-        rr_data_d = (WinBytes*8)'(s_row_data_i) << {ag_addr[OffWidth-1:0], 3'b000};
+        rr_data_d = (WinBytes*8)'(row_data) << {ag_addr[OffWidth-1:0], 3'b000};
         rr_strb_d = WinBytes'(len_mask) << ag_addr[OffWidth-1:0];
         rr_fb_d   = fb;
         rr_nb_d   = ag_inb ? nb : '0;
         if (ag_last) begin
           done_d = 1'b1;
-          if (!s_row_last_i) begin
+          if (!row_last) begin
             code_d  = tpu_dma_pkg::StsStream;
             caddr_d = ag_addr;
             drain_d = 1'b1;
