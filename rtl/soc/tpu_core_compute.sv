@@ -323,8 +323,11 @@ module tpu_core_compute #(
   assign h_urow = nx_q[tpu_isa_pkg::MatmulUrowLsb +: 16];
   assign h_rows = nx_q[tpu_isa_pkg::MatmulRowsLsb +: 16];
   assign h_arow = nx_q[tpu_isa_pkg::MatmulArowLsb +: 16];
-  assign hazard = (26'(h_urow) < act_uend_q && 17'(f_urow) < 17'(h_urow) + 17'(h_rows)) ||
-                  (36'(h_arow) <= act_top_q && 17'(f_arow) < 17'(h_arow) + 17'(h_rows));
+  // The MATMUL's row ends (urow + rows, arow + rows) are summed as it enters nx, so the
+  // hazard, which holds back the UB read address (nx_go), is compares only.
+  logic [16:0] nx_uend_q, nx_aend_q;
+  assign hazard = (26'(h_urow) < act_uend_q && 17'(f_urow) < nx_uend_q) ||
+                  (36'(h_arow) <= act_top_q && 17'(f_arow) < nx_aend_q);
 
   always_comb begin
     ph_d = ph_q;
@@ -385,7 +388,11 @@ module tpu_core_compute #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (head_to_nx) nx_q <= in;
+    if (head_to_nx) begin
+      nx_q      <= in;
+      nx_uend_q <= 17'(in[tpu_isa_pkg::MatmulUrowLsb +: 16]) + 17'(in[tpu_isa_pkg::MatmulRowsLsb +: 16]);
+      nx_aend_q <= 17'(in[tpu_isa_pkg::MatmulArowLsb +: 16]) + 17'(in[tpu_isa_pkg::MatmulRowsLsb +: 16]);
+    end
     if (nx_to_cur) begin
       cur_q     <= nx_q;
       cur_tag_q <= act_valid_q;
@@ -562,6 +569,9 @@ module tpu_core_compute #(
         else $error("tpu_core_compute: ACC data without a read");
       a_vpu_out: assert (!(m_valid && !run))
         else $error("tpu_core_compute: vector unit output outside an ACTIVATE");
+      a_nx_ends: assert (!(nx_valid_q && nx_mm && (nx_uend_q != 17'(h_urow) + 17'(h_rows) ||
+                                                 nx_aend_q != 17'(h_arow) + 17'(h_rows))))
+        else $error("tpu_core_compute: registered MATMUL row ends disagree with nx");
       a_o_last: assert (!(act_valid_q && o_last_q != 24'(f_count1) * 24'(f_count2) - 24'd1))
         else $error("tpu_core_compute: o_last_q is not count1 * count2 - 1");
     end
