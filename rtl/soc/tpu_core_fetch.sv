@@ -72,12 +72,13 @@ module tpu_core_fetch #(
   localparam int unsigned CW = $clog2(Depth + 1);
 
   // ---------------------------------------------------------------------------
-  // Prefetch.  fpc_q: instructions requested so far; credit_q: beats requested and
-  // not yet popped by decode (outstanding plus buffered).  drop_q counts beats still
-  // to arrive that belong to a stopped program.
+  // Prefetch.  fa_q: the address of the next instruction to request, remain_q: the
+  // instructions not yet requested (both kept as registers, so that a burst's length is
+  // compares of registers, not sums); credit_q: beats requested and not yet taken by
+  // decode (outstanding, in the check stage, buffered or in the head register).
   logic          run_q, run_d;           // fetching and decoding
   logic [31:0]   base_q, len_q;
-  logic [31:0]   fpc_q, fpc_d;
+  logic [31:0]   fa_q, fa_d, remain_q, remain_d;
   logic [31:0]   dpc_q, dpc_d;
   logic [CW-1:0] credit_q, credit_d;
   logic [8:0]    out_q, out_d;           // beats requested, not yet received
@@ -85,21 +86,17 @@ module tpu_core_fetch #(
   logic [31:0]   ar_addr_q, ar_addr_d;
   logic [7:0]    ar_len_q, ar_len_d;
 
-  logic [31:0]   remain;
   logic [7:0]    to_page, blen;
   logic          r_fire, buf_push, buf_pop, buf_empty, buf_full;
   logic [259:0]  buf_data;   // {bad_op, bad_field, bad_range, rresp error, instruction}
   logic          fifo_pop, fifo_empty;
   logic [259:0]  fifo_data;
 
-  assign remain  = len_q - fpc_q;
-  assign to_page = 8'd128 - {1'b0, ar_addr_d_base[11:5]};
-  logic [31:0] ar_addr_d_base;
-  assign ar_addr_d_base = base_q + {fpc_q[26:0], 5'b0};
+  assign to_page = 8'd128 - {1'b0, fa_q[11:5]};
 
   always_comb begin
     blen = 8'(MaxFetchBurst);
-    if (remain < 32'(blen)) blen = remain[7:0];
+    if (remain_q < 32'(blen)) blen = remain_q[7:0];
     if (to_page < blen) blen = to_page;
   end
 
@@ -474,25 +471,33 @@ module tpu_core_fetch #(
   end
 
   // Fetch address channel and credits.
+  // The credits after a burst is requested are summed beside decode's take (buf_pop),
+  // which only picks one.
+  logic          issue;
+  logic [CW-1:0] credit_i;
+  assign issue    = run_q && !stop_i && !ar_valid_q && remain_q != '0 &&
+                    32'(credit_q) + 32'(blen) <= 32'(Depth);
+  assign credit_i = issue ? credit_q + CW'(blen) : credit_q;
   always_comb begin
-    fpc_d      = fpc_q;
+    fa_d       = fa_q;
+    remain_d   = remain_q;
     ar_valid_d = ar_valid_q;
     ar_addr_d  = ar_addr_q;
     ar_len_d   = ar_len_q;
     out_d      = out_q - 9'(r_fire && out_q != '0);
-    credit_d   = credit_q - CW'(buf_pop);
+    credit_d   = buf_pop ? credit_i - CW'(1) : credit_i;
     if (ar_valid_q && m_fetch_arready_i) ar_valid_d = 1'b0;
-    if (run_q && !stop_i && !ar_valid_q && remain != '0 &&
-        32'(credit_q) + 32'(blen) <= 32'(Depth)) begin
+    if (issue) begin
       ar_valid_d = 1'b1;
-      ar_addr_d  = ar_addr_d_base;
+      ar_addr_d  = fa_q;
       ar_len_d   = blen - 8'd1;
-      fpc_d      = fpc_q + 32'(blen);
-      credit_d   = credit_d + CW'(blen);
+      fa_d       = fa_q + {19'd0, blen, 5'd0};
+      remain_d   = remain_q - 32'(blen);
       out_d      = out_d + 9'(blen);
     end
     if (start_i) begin
-      fpc_d    = '0;
+      fa_d     = prog_addr_i;
+      remain_d = prog_len_i;
       credit_d = '0;
     end
   end
@@ -510,7 +515,8 @@ module tpu_core_fetch #(
       halted_q   <= 1'b0;
       base_q     <= '0;
       len_q      <= '0;
-      fpc_q      <= '0;
+      fa_q       <= '0;
+      remain_q   <= '0;
       dpc_q      <= '0;
       credit_q   <= '0;
       out_q      <= '0;
@@ -525,7 +531,8 @@ module tpu_core_fetch #(
     end else begin
       run_q      <= run_d;
       halted_q   <= halted_d;
-      fpc_q      <= fpc_d;
+      fa_q       <= fa_d;
+      remain_q   <= remain_d;
       dpc_q      <= dpc_d;
       credit_q   <= credit_d;
       out_q      <= out_d;
@@ -556,6 +563,8 @@ module tpu_core_fetch #(
 
   // Assertions
 `ifndef SYNTHESIS
+  logic [26:0] chk_fpc;   // instructions requested so far (the bits an address keeps)
+  assign chk_fpc = 27'(len_q - remain_q);
   // Immediate assertions in a clocked block, not properties (docs/verification.md).
   always_ff @(posedge clk_i) begin : checks
     if (rst_ni) begin
@@ -563,6 +572,10 @@ module tpu_core_fetch #(
         else $error("tpu_core_fetch: prefetch buffer overflow");
       a_beat_expected: assert (!(m_fetch_rvalid_i && out_q == '0))
         else $error("tpu_core_fetch: read beat with no burst outstanding");
+      a_fetch_addr: assert (!(run_q && (fa_q != base_q + {chk_fpc, 5'b0} ||
+                                        remain_q > len_q)))
+        else $error("tpu_core_fetch: next fetch address %0h, base %0h, %0d of %0d left",
+                    fa_q, base_q, remain_q, len_q);
       a_start_quiet: assert (!(start_i && (!quiet_o || run_q)))
         else $error("tpu_core_fetch: start while a program still runs or fetches");
     end
