@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # constraints/ulx3s.mk - the ULX3S (ECP5 LFE5U-85F-6BG381C) build (mk/board.mk, docs/boards.md).
 #
-# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 6 / 5 = 30 MHz (PFD 5 MHz, VCO
-# 30 * CLKOP_DIV = 600 MHz; the SDRAM clock CLKOS 10 VCO periods = 180 degrees behind), 10
-# clocks per bit at the FT231X's 3 Mbaud, its highest (libpicotpu's default for an FT231X,
-# host/src/ptpu_backend_usb.c chips[]; test-usb checks that the two agree).
+# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 10 / 7 = 35.71 MHz (PFD 3.57 MHz,
+# at least 3.125; VCO 35.71 * CLKOP_DIV = 500 MHz; the SDRAM clock CLKOS 7 VCO periods = 180
+# degrees behind), 12 clocks per bit at the FT231X's 3 Mbaud, its highest (2.976 Mbaud, 0.8 %
+# slow; libpicotpu's default for an FT231X, host/src/ptpu_backend_usb.c chips[]; test-usb
+# checks that the two agree).  Session 22 (the fetch unit's check stage and head register, the
+# DMA engines' handshakes): 39.05 MHz routed at this target; 30 MHz (CLKI 5, CLKFB 6, CLKOP
+# 20, phase 10; 10 clocks per bit) until then.
 # History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
 # fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
 # the checks to the prefetch buffer's write side and made the fault merge one compare deep;
@@ -22,12 +25,13 @@
 # (CLKI 3, CLKFB 4, CLKOP 18, phase 9; the UART at 11 clocks per bit, 1 % fast) routed
 # at 32.73 MHz and failed.  Session 17 (new source, options off, the same logic): 30.23 MHz
 # routed at 30 MHz.  Session 19 (the top's RstGlobal parameter, off here): 30.91 MHz.
+# Session 21 (ABC9's wire delay, below): 34.50 MHz at 30 MHz, 33.52 MHz at 33.33 MHz.
 # Other clocks that keep the UART exact (CLKI_DIV 5 throughout): 10 MHz (CLKFB 2, CLKOP 60,
 # phase 30) or 20 MHz (CLKFB 4, CLKOP 30, phase 15) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40,
 # phase 20) at 3 Mbaud.
 # tests/boardsoc/test.mk reads BOARD_ulx3s_CLK_HZ: boardsoc-ulx3s simulates the SoC at this clock.
-BOARD_ulx3s_MHZ := 30
-BOARD_ulx3s_CLK_HZ := $(BOARD_ulx3s_MHZ)000000
+BOARD_ulx3s_MHZ := 35.71
+BOARD_ulx3s_CLK_HZ := 35714286
 BOARD_ulx3s_BAUD := 3000000
 BOARD_ulx3s_FAMILY := ecp5
 BOARD_ulx3s_TOP := ulx3s_top
@@ -49,8 +53,8 @@ BOARD_ulx3s_CONFIG := ulx3s
 # table in block RAM and the reset on a global network (docs/boards.md, "session 19").
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
-BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=5 PllClkfbDiv=6 \
-                          PllClkopDiv=20 PllSdramPhase=10 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
+BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=7 PllClkfbDiv=10 \
+                          PllClkopDiv=14 PllSdramPhase=7 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
 BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 # Session 15: Yosys maps the ULX3S with ABC9 (delay-driven, with the ECP5's cell and carry
 # delays) instead of ABC's LUT mapper (by LUT levels: once the deepest paths were cut, it
