@@ -250,6 +250,8 @@ module tpu_dma_rd #(
   logic [3*BlenWidth-1:0] s_blen;   // the burst length after the run
   logic [3*CredWidth-1:0] s_cred;   // credits after reserving the run
   logic [3*CredWidth-1:0] s_cred1;  // the same with a beat popped from the read buffer
+  logic [CredWidth-1:0]   cred_inc; // cred_q + 1, beside the runs' subtractions
+  assign cred_inc = cred_q + CredWidth'(1);
   logic [3*BlenWidth-1:0] s_room;   // the open burst's room after the run
   assign src    = {fb, ag_fb1, rs_q};
   assign sel    = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
@@ -263,7 +265,9 @@ module tpu_dma_rd #(
     assign pl = 16'(Beats4k) - 16'(sb[PageWidth-1:0]);
     assign s_nrun[i*NbWidth +: NbWidth] = nr;
     assign s_pl[i*16 +: 16]             = pl;
-    assign s_end[i]      = sb == bend_q;
+    // A split row's next beat (rs_q) is always the open burst's end (both are set to
+    // rstart + k16 together; asserted below), so source 0 needs no compare.
+    assign s_end[i]      = (i == 0) ? 1'b1 : sb == bend_q;
     assign s_pz[i]       = sb[PageWidth-1:0] != '0;
     assign s_fit_pl[i]   = 16'(nr) <= pl;
     assign s_fit_room[i] = 16'(nr) <= room_c;
@@ -281,7 +285,7 @@ module tpu_dma_rd #(
     assign s_next[i*BeatWidth +: BeatWidth]   = sb + BeatWidth'(k);
     assign s_blen[i*BlenWidth +: BlenWidth]   = s_contig[i] ? blen_q + BlenWidth'(k) : BlenWidth'(k);
     assign s_cred[i*CredWidth +: CredWidth]   = cred_q - CredWidth'(k);
-    assign s_cred1[i*CredWidth +: CredWidth]  = cred_q - CredWidth'(k) + CredWidth'(1);
+    assign s_cred1[i*CredWidth +: CredWidth]  = cred_inc - CredWidth'(k);
     assign s_room[i*BlenWidth +: BlenWidth]   = s_contig[i] ? room_q - BlenWidth'(k)
                                                             : BlenWidth'(MaxBurst) - BlenWidth'(k);
   end
@@ -441,8 +445,6 @@ module tpu_dma_rd #(
 
   // The credits after the cycle: the run's reservation and a beat popped by the assembler
   // are both worked out before the late selects (cmd_ok, df_pop) pick one.
-  logic [CredWidth-1:0] cred_inc;
-  assign cred_inc = cred_q + CredWidth'(1);
   always_comb begin
     if (cmd_ok) cred_d = df_pop ? s_cred1[32'(sel)*CredWidth +: CredWidth]
                                 : s_cred[32'(sel)*CredWidth +: CredWidth];
@@ -796,6 +798,8 @@ module tpu_dma_rd #(
       assert (16'(cred_q) >= 16'(reserve)) else $error("tpu_dma_rd: credit underflow");
       assert (cred_d == cred_q - reserve + CredWidth'(df_pop)) else $error("tpu_dma_rd: credit update");
       assert (cred_q <= CredWidth'(ReadBufBeats)) else $error("tpu_dma_rd: credit overflow");
+      if (part_q)
+        assert (rs_q == bend_q) else $error("tpu_dma_rd: split row at %0h, open burst ends at %0h", rs_q, bend_q);
       if (!rq_empty)
         assert (!needs_out || needs_wait) else $error("tpu_dma_rd: a row needs the output unasked");
       if (ag_valid && ag_inb && !ag_bad)
