@@ -94,6 +94,7 @@ module tpu_cpu #(
   logic        branch_taken;
   logic [31:0] target, wb_alu;
   logic        mem_misaligned;
+  logic [1:0]  ea_lo;         // the execute cycle's target or address, low bits
   logic [15:0] load_shifted;
   logic [31:0] load_data;
   logic [2:0]  wb_src;
@@ -274,9 +275,15 @@ module tpu_cpu #(
   assign target       = {alu_sum[31:1], alu_sum[0] && !(dec_jalr && alu_by_dec)};
   assign wb_alu       = {alu_result[31:1], alu_result[0] && !(dec_jalr && alu_by_dec)};
 
+  // The execute cycle's alignment checks take the low two bits of the target or address
+  // (jal: pc + imm, pc word aligned; jalr, loads and stores: rs1 + imm) from the registered
+  // operands, not from the ALU behind its operand multiplexers: they gate the register
+  // file's write enable (asserted equal to alu_sum[1:0] below).
+  assign ea_lo = (dec_jal ? 2'b00 : rs1[1:0]) + imm_q[1:0];
+
   // Loads and stores
-  assign mem_misaligned = (funct3[1:0] == 2'b01 && alu_sum[0]) ||
-                          (funct3[1:0] == 2'b10 && alu_sum[1:0] != 2'b00);
+  assign mem_misaligned = (funct3[1:0] == 2'b01 && ea_lo[0]) ||
+                          (funct3[1:0] == 2'b10 && ea_lo != 2'b00);
 
   assign dmem_req_addr_o = alu_sum;
   assign dmem_req_we_o   = dec_store;
@@ -342,7 +349,7 @@ module tpu_cpu #(
   // low bits), so that the register file's write enable is a short path.
   // Which one, highest priority first (a pending interrupt, sampled when the
   // instruction arrived, pre-empts it): only the cause register needs it.
-  assign exc = exc_static_q || ((dec_jal || dec_jalr) && target[1]) ||
+  assign exc = exc_static_q || ((dec_jal || dec_jalr) && ea_lo[1]) ||
                ((dec_load || dec_store) && mem_misaligned);
   always_comb begin
     exc_cause = {1'b0, tpu_cpu_pkg::ExcIllegalInsn};
@@ -356,7 +363,7 @@ module tpu_cpu #(
       exc_cause = {1'b0, tpu_cpu_pkg::ExcEcallM};
     end else if (dec_ebreak) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcBreakpoint};
-    end else if ((dec_jal || dec_jalr) && target[1]) begin
+    end else if ((dec_jal || dec_jalr) && ea_lo[1]) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcInsnMisaligned};
     end else if (dec_load && mem_misaligned) begin
       exc_cause = {1'b0, tpu_cpu_pkg::ExcLoadMisaligned};
@@ -664,6 +671,9 @@ module tpu_cpu #(
       assert (!dmem_stall_q || (dmem_req_valid_o && dmem_req_addr_o == dmem_addr_q))
         else $error("tpu_cpu: data request dropped or changed before it was accepted");
       assert (!finish || next_pc[1:0] == 2'b00) else $error("tpu_cpu: misaligned next pc");
+      assert (!(state_q == tpu_cpu_pkg::StExec && (dec_jal || dec_jalr || dec_load || dec_store)) ||
+              ea_lo == alu_sum[1:0])
+        else $error("tpu_cpu: execute-cycle low bits %0d, adder %0d", ea_lo, alu_sum[1:0]);
       assert (!cnt_done || cnt_sel_q == cnt_minstret)
         else $error("tpu_cpu: counter carry added to the wrong high half");
     end
