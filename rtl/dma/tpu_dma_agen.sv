@@ -17,7 +17,12 @@ module tpu_dma_agen #(
   parameter int unsigned RowBytes  = 64,  // largest stream row, bytes
   parameter int unsigned BeatOff   = 5,   // log2 of the engine's beat bytes (row_fb1_o, row_lb_o)
   localparam int unsigned LenWidth = $clog2(RowBytes + 1),
-  localparam int unsigned BeatWidth = AddrWidth - BeatOff
+  localparam int unsigned BeatWidth = AddrWidth - BeatOff,
+  // Beats a row can span (tpu_dma_rd's NbWidth) and a 4 KB page's beats (PageWidth + 1 bits
+  // hold 1..Beats4k)
+  localparam int unsigned MaxBeats  = ((1 << BeatOff) - 1 + RowBytes + (1 << BeatOff) - 1) >> BeatOff,
+  localparam int unsigned NbWidth   = $clog2(MaxBeats + 1),
+  localparam int unsigned PageWidth = 12 - BeatOff
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -54,7 +59,14 @@ module tpu_dma_agen #(
   // The row's first beat + 1 and last beat (address >> BeatOff), registered with the row
   // so that the engines need no adder on them (timing, docs/dma.md)
   output logic [BeatWidth-1:0] row_fb1_o,
-  output logic [BeatWidth-1:0] row_lb_o
+  output logic [BeatWidth-1:0] row_lb_o,
+  // The beats from the row's first and from its second beat to its last (lb - fb + 1 and
+  // lb - fb; for rows of a valid descriptor), and the beats left in the 4 KB page from its
+  // first and from its second beat (1..4096 >> BeatOff), registered the same way
+  output logic [NbWidth-1:0]   row_nb_o,
+  output logic [NbWidth-1:0]   row_nb1_o,
+  output logic [PageWidth:0]   row_pl_o,
+  output logic [PageWidth:0]   row_pl1_o
 );
 
   localparam logic [1:0] SpIdle  = 2'd0;
@@ -114,6 +126,12 @@ module tpu_dma_agen #(
   logic                 out_bad_q, out_bad_d;
   logic                 out_last_q, out_last_d;
   logic [BeatWidth-1:0] out_fb1_q, out_fb1_d, out_lb_q, out_lb_d;
+  logic [NbWidth-1:0]   out_nb_q, out_nb_d, out_nb1_q, out_nb1_d;
+  logic [PageWidth:0]   out_pl_q, out_pl_d, out_pl1_q, out_pl1_d;
+  // lb - fb depends only on the address's offset in its beat and the length
+  localparam int unsigned SpanWidth = (BeatOff > LenWidth ? BeatOff : LenWidth) + 1;
+  logic [SpanWidth-1:0] span;
+  assign span = SpanWidth'(it_addr1_q[BeatOff-1:0]) + SpanWidth'(it_len0_q) - SpanWidth'(1);
 
   logic desc_bad;
   logic mul_neg;
@@ -236,12 +254,22 @@ module tpu_dma_agen #(
     out_last_d  = out_last_q;
     out_fb1_d   = out_fb1_q;
     out_lb_d    = out_lb_q;
+    out_nb_d    = out_nb_q;
+    out_nb1_d   = out_nb1_q;
+    out_pl_d    = out_pl_q;
+    out_pl1_d   = out_pl1_q;
 
     if (produce) begin
       out_valid_d = 1'b1;
       out_addr_d  = it_addr1_q;
       out_fb1_d   = it_addr1_q[AddrWidth-1:BeatOff] + BeatWidth'(1);
       out_lb_d    = BeatWidth'((it_addr1_q + AddrWidth'(it_len0_q) - 1'b1) >> BeatOff);
+      out_nb1_d   = NbWidth'(span >> BeatOff);
+      out_nb_d    = NbWidth'(span >> BeatOff) + NbWidth'(1);
+      out_pl_d    = (PageWidth + 1)'(1 << PageWidth) -
+                    (PageWidth + 1)'(it_addr1_q[BeatOff +: PageWidth]);
+      out_pl1_d   = (PageWidth + 1)'(1 << PageWidth) -
+                    (PageWidth + 1)'(PageWidth'(it_addr1_q[BeatOff +: PageWidth] + PageWidth'(1)));
       out_len0_d  = it_len0_q;
       out_out0_d  = it_out0_q;
       out_pad_d   = it_pad_q;
@@ -298,6 +326,10 @@ module tpu_dma_agen #(
   assign row_last_o  = out_last_q;
   assign row_fb1_o   = out_fb1_q;
   assign row_lb_o    = out_lb_q;
+  assign row_nb_o    = out_nb_q;
+  assign row_nb1_o   = out_nb1_q;
+  assign row_pl_o    = out_pl_q;
+  assign row_pl1_o   = out_pl1_q;
 
   // Control state is reset; the datapath registers need not be.
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -359,12 +391,18 @@ module tpu_dma_agen #(
     out_last_q  <= out_last_d;
     out_fb1_q   <= out_fb1_d;
     out_lb_q    <= out_lb_d;
+    out_nb_q    <= out_nb_d;
+    out_nb1_q   <= out_nb1_d;
+    out_pl_q    <= out_pl_d;
+    out_pl1_q   <= out_pl1_d;
   end
 
   // Assertions
 `ifndef SYNTHESIS
   initial assert (RowBytes >= 1 && RowBytes <= 4096)
     else $error("tpu_dma_agen: RowBytes %0d outside 1..4096", RowBytes);
+  initial assert (BeatOff >= 1 && BeatOff < 12)
+    else $error("tpu_dma_agen: BeatOff %0d outside 1..11", BeatOff);
   // Immediate assertions in a clocked block, not properties (docs/verification.md).  The
   // stall check looks at the next state (out_addr_q at the next edge is out_addr_d).
   always_ff @(posedge clk_i) begin : checks
@@ -373,6 +411,14 @@ module tpu_dma_agen #(
         assert (out_fb1_q == out_addr_q[AddrWidth-1:BeatOff] + BeatWidth'(1) &&
                 out_lb_q == BeatWidth'((out_addr_q + AddrWidth'(out_len0_q) - 1'b1) >> BeatOff))
           else $error("tpu_dma_agen: row beats %0h %0h for address %0h", out_fb1_q, out_lb_q, out_addr_q);
+        assert (out_bad_q || (out_nb1_q == NbWidth'(out_lb_q - out_addr_q[AddrWidth-1:BeatOff]) &&
+                              out_nb_q == out_nb1_q + NbWidth'(1)))
+          else $error("tpu_dma_agen: row spans %0d / %0d beats", out_nb_q, out_nb1_q);
+        assert (out_pl_q == (PageWidth + 1)'(1 << PageWidth) -
+                            (PageWidth + 1)'(out_addr_q[BeatOff +: PageWidth]) &&
+                out_pl1_q == (PageWidth + 1)'(1 << PageWidth) -
+                             (PageWidth + 1)'(out_fb1_q[PageWidth-1:0]))
+          else $error("tpu_dma_agen: page left %0d / %0d at %0h", out_pl_q, out_pl1_q, out_addr_q);
       end
       // abort_i only comes while a descriptor is being walked or its last row waits.
       if (abort_i) begin

@@ -113,6 +113,8 @@ module tpu_dma_rd #(
   logic                 drop_q, drop_d;
 
   logic [BeatWidth-1:0] ag_fb1, ag_lb;
+  logic [NbWidth-1:0]   ag_nb, ag_nb1;
+  logic [PageWidth:0]   ag_pl, ag_pl1;
 
   tpu_dma_agen #(
     .AddrWidth(AddrWidth),
@@ -148,7 +150,11 @@ module tpu_dma_rd #(
     .row_bad_o  (ag_bad),
     .row_last_o (ag_last),
     .row_fb1_o  (ag_fb1),
-    .row_lb_o   (ag_lb)
+    .row_lb_o   (ag_lb),
+    .row_nb_o   (ag_nb),
+    .row_nb1_o  (ag_nb1),
+    .row_pl_o   (ag_pl),
+    .row_pl1_o  (ag_pl1)
   );
 
   logic prot_ok;
@@ -176,6 +182,8 @@ module tpu_dma_rd #(
   logic                 eod_q, eod_d;       // the open burst belongs to a finished descriptor
   logic                 part_q, part_d;     // the current row is split over bursts
   logic [BeatWidth-1:0] rs_q, rs_d;         // next beat of a split row
+  logic [NbWidth-1:0]   rn_q, rn_d;         // its beats left: lb - rs_q + 1
+  logic [PageWidth:0]   rp_q, rp_d;         // its beats left in the page: Beats4k - rs_q's
   logic                 lastb_v_q, lastb_v_d;
   logic [BeatWidth-1:0] lastb_q, lastb_d;   // last beat of the previous memory row
   logic [CredWidth-1:0] cred_q, cred_d;     // free read-buffer beats
@@ -211,10 +219,11 @@ module tpu_dma_rd #(
   assign fb      = ag_addr[AddrWidth-1:OffWidth];
   assign lb      = ag_lb;  // (ag_addr + ag_len0 - 1) >> OffWidth
   assign share   = lastb_v_q && fb == lastb_q;
-  assign nnew    = NbWidth'(lb - fb) + NbWidth'(1) - NbWidth'(share);
-  // A row with no new beat lies inside the beat shared with the previous row; the
-  // handshake tests that without waiting for the subtraction (asserted below).
-  assign nnew_zero = share && lb == fb;
+  // agen registers the row's spans (lb - fb + 1, lb - fb): no subtraction here.
+  assign nnew    = share ? ag_nb1 : ag_nb;
+  // A row with no new beat lies inside the beat shared with the previous row (asserted
+  // below).
+  assign nnew_zero = share && ag_nb1 == '0;
   assign rstart  = part_q ? rs_q : share ? ag_fb1 : fb;
   assign nrun    = NbWidth'(lb - rstart) + NbWidth'(1);
   assign page_left = 16'(Beats4k) - 16'(rstart[PageWidth-1:0]);
@@ -228,20 +237,24 @@ module tpu_dma_rd #(
   //
   // Timing: the row start has three sources (rs_q, agen's fb + 1, fb), and everything
   // the builder's handshake needs from it is worked out for each source side by side and
-  // picked afterwards (part_q, share): whether the run starts at the open burst's end,
-  // its length, the room left in its page, and the compares below.  With
-  // k16 = min(nrun, room of the burst, page_left):
-  //   complete (k16 == nrun)  = nrun <= room of the burst && nrun <= page_left
-  //   credit   (cred >= k16)  = cred >= nrun || cred >= room of the burst || cred >= page_left
-  // so neither waits for k16 (assertions check both against k16).  k16 itself, and the
-  // sums that take it (the next split-row beat and burst end rstart + k16, the burst
-  // length, the credits left), are also made for each source, each with its own
-  // "contiguous" bit, and picked: the late select drives only the last multiplexers.
+  // picked afterwards (part_q, share).  Each source's run length (nr = lb - start + 1) and
+  // beats left in its page (pl) come from registers: agen's row_nb/nb1/pl/pl1 and, for a
+  // split row, rn_q/rp_q, kept with rs_q.  So every compare below is one carry chain from
+  // registers, and with
+  //   k16 = min(nr, rm, pl),  rm = the open burst's room (contiguous) or MaxBurst,
+  // the minimum is picked by three compares side by side:
+  //   k16 = nr <= rm && nr <= pl ? nr : rm <= pl ? rm : pl
+  //   complete (k16 == nr)    = nr <= rm && nr <= pl
+  //   credit   (cred >= k16)  = cred >= nr || cred >= rm || cred >= pl
+  // The sums that take k16 (the next split-row beat and burst end start + k16, the burst
+  // length, the credits left, the split row's beats left) are made for each source, each
+  // with its own "contiguous" bit, and picked: the late select drives only the last
+  // multiplexers.  Assertions check all of it against the rstart-based reference.
   // Per source i (0: rs_q, 1: fb + 1, 2: fb): src[i*BeatWidth +: BeatWidth] and so on.
   logic [3*BeatWidth-1:0] src;
   logic [3*NbWidth-1:0]   s_nrun;
   logic [3*16-1:0]        s_pl;
-  logic [2:0]             s_end, s_pz, s_fit_pl, s_fit_room, s_fit_max, s_cr_n, s_cr_pl;
+  logic [2:0]             s_end, s_pz, s_fit_pl, s_fit_rm, s_rm_pl, s_cr_n, s_cr_pl, s_cr_rm;
   logic [1:0]             sel;
   logic [15:0]            room_c;   // room_q widened for the 16-bit compares below
   logic [2:0]             s_contig;
@@ -253,34 +266,38 @@ module tpu_dma_rd #(
   logic [CredWidth-1:0]   cred_inc; // cred_q + 1, beside the runs' subtractions
   assign cred_inc = cred_q + CredWidth'(1);
   logic [3*BlenWidth-1:0] s_room;   // the open burst's room after the run
-  assign src    = {fb, ag_fb1, rs_q};
-  assign sel    = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
-  assign room_c = 16'(room_q);
+  logic [3*NbWidth-1:0]   s_rn;     // a split row's beats left after the run
+  logic [3*(PageWidth+1)-1:0] s_rp; // and its beats left in the page
+  logic [3*NbWidth-1:0]   s_nr_in;
+  logic [3*(PageWidth+1)-1:0] s_pl_in;
+  assign src     = {fb, ag_fb1, rs_q};
+  assign s_nr_in = {ag_nb, ag_nb1, rn_q};
+  assign s_pl_in = {ag_pl, ag_pl1, rp_q};
+  assign sel     = part_q ? 2'd0 : share ? 2'd1 : 2'd2;
+  assign room_c  = 16'(room_q);
   for (genvar i = 0; i < 3; i++) begin : g_src
     logic [BeatWidth-1:0] sb;
     logic [NbWidth-1:0]   nr;
-    logic [15:0]          pl;
+    logic [15:0]          pl, rm, k;
+    logic [PageWidth-1:0] rpl;
     assign sb = src[i*BeatWidth +: BeatWidth];
-    assign nr = NbWidth'(lb - sb) + NbWidth'(1);
-    assign pl = 16'(Beats4k) - 16'(sb[PageWidth-1:0]);
+    assign nr = s_nr_in[i*NbWidth +: NbWidth];
+    assign pl = 16'(s_pl_in[i*(PageWidth+1) +: PageWidth+1]);
     assign s_nrun[i*NbWidth +: NbWidth] = nr;
     assign s_pl[i*16 +: 16]             = pl;
     // A split row's next beat (rs_q) is always the open burst's end (both are set to
     // rstart + k16 together; asserted below), so source 0 needs no compare.
-    assign s_end[i]      = (i == 0) ? 1'b1 : sb == bend_q;
-    assign s_pz[i]       = sb[PageWidth-1:0] != '0;
-    assign s_fit_pl[i]   = 16'(nr) <= pl;
-    assign s_fit_room[i] = 16'(nr) <= room_c;
-    assign s_fit_max[i]  = 16'(nr) <= 16'(MaxBurst);
-    assign s_cr_n[i]     = 16'(cred_q) >= 16'(nr);
-    assign s_cr_pl[i]    = 16'(cred_q) >= pl;
-    logic [15:0] rm, k;
+    assign s_end[i]    = (i == 0) ? 1'b1 : sb == bend_q;
+    assign s_pz[i]     = pl != 16'(Beats4k);  // the start is not a page's first beat
     assign s_contig[i] = open_q && !eod_q && !brows_full && s_end[i] && s_pz[i] && room_q != '0;
-    assign rm = s_contig[i] ? room_c : 16'(MaxBurst);
-    always_comb begin
-      k = 16'(nr) < rm ? 16'(nr) : rm;
-      if (pl < k) k = pl;
-    end
+    assign rm          = s_contig[i] ? room_c : 16'(MaxBurst);
+    assign s_fit_pl[i] = 16'(nr) <= pl;
+    assign s_fit_rm[i] = 16'(nr) <= rm;
+    assign s_rm_pl[i]  = rm <= pl;
+    assign s_cr_n[i]   = 16'(cred_q) >= 16'(nr);
+    assign s_cr_pl[i]  = 16'(cred_q) >= pl;
+    assign s_cr_rm[i]  = 16'(cred_q) >= rm;
+    assign k = (s_fit_rm[i] && s_fit_pl[i]) ? 16'(nr) : s_rm_pl[i] ? rm : pl;
     assign s_k[i*16 +: 16]                    = k;
     assign s_next[i*BeatWidth +: BeatWidth]   = sb + BeatWidth'(k);
     assign s_blen[i*BlenWidth +: BlenWidth]   = s_contig[i] ? blen_q + BlenWidth'(k) : BlenWidth'(k);
@@ -288,12 +305,17 @@ module tpu_dma_rd #(
     assign s_cred1[i*CredWidth +: CredWidth]  = cred_inc - CredWidth'(k);
     assign s_room[i*BlenWidth +: BlenWidth]   = s_contig[i] ? room_q - BlenWidth'(k)
                                                             : BlenWidth'(MaxBurst) - BlenWidth'(k);
+    // A split row goes on at sb + k: nr - k beats left, and pl - k in the page, or a whole
+    // page when the run took the rest of this one (pl - k is below Beats4k, so its low bits
+    // are zero exactly then).
+    assign s_rn[i*NbWidth +: NbWidth] = nr - NbWidth'(k);
+    assign rpl = PageWidth'(pl - k);
+    assign s_rp[i*(PageWidth+1) +: PageWidth+1] = {rpl == '0, rpl};
   end
   logic credit;
   assign contig   = s_contig[sel];
-  assign complete = (contig ? s_fit_room[sel] : s_fit_max[sel]) && s_fit_pl[sel];
-  assign credit   = s_cr_n[sel] || s_cr_pl[sel] ||
-                    (contig ? 16'(cred_q) >= room_c : 16'(cred_q) >= 16'(MaxBurst));
+  assign complete = s_fit_rm[sel] && s_fit_pl[sel];
+  assign credit   = s_cr_n[sel] || s_cr_pl[sel] || s_cr_rm[sel];
 
   assign k16 = s_k[32'(sel)*16 +: 16];
   // The reference the per-source values are checked against (assertions below).
@@ -316,6 +338,8 @@ module tpu_dma_rd #(
     drop_d    = drop_q;
     part_d    = part_q;
     rs_d      = rs_q;
+    rn_d      = rn_q;
+    rp_d      = rp_q;
     lastb_v_d = lastb_v_q;
     lastb_d   = lastb_q;
     cmd_ok    = 1'b0;
@@ -374,6 +398,8 @@ module tpu_dma_rd #(
           end else begin
             part_d = 1'b1;
             rs_d   = s_next[32'(sel)*BeatWidth +: BeatWidth];  // rstart + k16
+            rn_d   = s_rn[32'(sel)*NbWidth +: NbWidth];
+            rp_d   = s_rp[32'(sel)*(PageWidth+1) +: PageWidth+1];
           end
         end else begin
           // Stalled on credits or queue space: let the open burst go.
@@ -752,6 +778,8 @@ module tpu_dma_rd #(
     blen_q     <= blen_d;
     room_q     <= room_d;
     rs_q       <= rs_d;
+    rn_q       <= rn_d;
+    rp_q       <= rp_d;
     lastb_q    <= lastb_d;
     werr_q     <= werr_d;
     hold_err_q <= hold_err_d;
@@ -798,8 +826,12 @@ module tpu_dma_rd #(
       assert (16'(cred_q) >= 16'(reserve)) else $error("tpu_dma_rd: credit underflow");
       assert (cred_d == cred_q - reserve + CredWidth'(df_pop)) else $error("tpu_dma_rd: credit update");
       assert (cred_q <= CredWidth'(ReadBufBeats)) else $error("tpu_dma_rd: credit overflow");
-      if (part_q)
+      if (part_q) begin
         assert (rs_q == bend_q) else $error("tpu_dma_rd: split row at %0h, open burst ends at %0h", rs_q, bend_q);
+        assert (rn_q == NbWidth'(lb - rs_q) + NbWidth'(1) &&
+                16'(rp_q) == 16'(Beats4k) - 16'(rs_q[PageWidth-1:0]))
+          else $error("tpu_dma_rd: split row at %0h: %0d beats left, %0d in its page", rs_q, rn_q, rp_q);
+      end
       if (!rq_empty)
         assert (!needs_out || needs_wait) else $error("tpu_dma_rd: a row needs the output unasked");
       if (ag_valid && ag_inb && !ag_bad)
@@ -820,7 +852,9 @@ module tpu_dma_rd #(
         assert (bend_q == bstart_q + BeatWidth'(blen_q))
           else $error("tpu_dma_rd: burst end register %0h, start %0h + %0d", bend_q, bstart_q, blen_q);
       end
-      if (ag_valid) begin
+      if (ag_valid && !ag_bad) begin
+        assert (nnew == NbWidth'(lb - fb) + NbWidth'(1) - NbWidth'(share))
+          else $error("tpu_dma_rd: row of %0d new beats, agen's span %0d", nnew, ag_nb);
         assert (k16 == k16_ref && complete == (k16 == 16'(nrun)) && credit == (16'(cred_q) >= k16) &&
                 src[32'(sel)*BeatWidth +: BeatWidth] == rstart &&
                 s_nrun[32'(sel)*NbWidth +: NbWidth] == nrun && s_pl[32'(sel)*16 +: 16] == page_left)

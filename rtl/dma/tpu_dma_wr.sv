@@ -108,6 +108,9 @@ module tpu_dma_wr #(
   logic [7:0]           unused_pad;
 
   logic [BeatWidth-1:0] ag_lb, unused_fb1;
+  // The read engine's builder takes these; this engine splits rows by ag_lb alone.
+  logic [NbWidth-1:0]   unused_nb, unused_nb1;
+  logic [PageWidth:0]   unused_pl, unused_pl1;
 
   tpu_dma_agen #(
     .AddrWidth(AddrWidth),
@@ -143,7 +146,11 @@ module tpu_dma_wr #(
     .row_bad_o  (ag_bad),
     .row_last_o (ag_last),
     .row_fb1_o  (unused_fb1),
-    .row_lb_o   (ag_lb)
+    .row_lb_o   (ag_lb),
+    .row_nb_o   (unused_nb),
+    .row_nb1_o  (unused_nb1),
+    .row_pl_o   (unused_pl),
+    .row_pl1_o  (unused_pl1)
   );
 
   logic prot_ok;
