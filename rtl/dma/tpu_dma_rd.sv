@@ -317,7 +317,36 @@ module tpu_dma_rd #(
   assign complete = s_fit_rm[sel] && s_fit_pl[sel];
   assign credit   = s_cr_n[sel] || s_cr_pl[sel] || s_cr_rm[sel];
 
-  assign k16 = s_k[32'(sel)*16 +: 16];
+  // The late source select.  A case, not a slice at sel * width: Yosys makes a constant
+  // multiply of the slice's offset, and for widths that are not powers of two it put one
+  // on a DSP block in this path (7.5 ns).
+  logic [BeatWidth-1:0] p_next;
+  logic [BlenWidth-1:0] p_blen, p_room;
+  logic [CredWidth-1:0] p_cred, p_cred1;
+  logic [NbWidth-1:0]   p_rn;
+  logic [PageWidth:0]   p_rp;
+  always_comb begin
+    unique case (sel)
+      2'd0: begin
+        k16 = s_k[0 +: 16];                 p_next = s_next[0 +: BeatWidth];
+        p_blen = s_blen[0 +: BlenWidth];    p_room = s_room[0 +: BlenWidth];
+        p_cred = s_cred[0 +: CredWidth];    p_cred1 = s_cred1[0 +: CredWidth];
+        p_rn = s_rn[0 +: NbWidth];          p_rp = s_rp[0 +: PageWidth+1];
+      end
+      2'd1: begin
+        k16 = s_k[16 +: 16];                p_next = s_next[BeatWidth +: BeatWidth];
+        p_blen = s_blen[BlenWidth +: BlenWidth];  p_room = s_room[BlenWidth +: BlenWidth];
+        p_cred = s_cred[CredWidth +: CredWidth];  p_cred1 = s_cred1[CredWidth +: CredWidth];
+        p_rn = s_rn[NbWidth +: NbWidth];    p_rp = s_rp[PageWidth+1 +: PageWidth+1];
+      end
+      default: begin
+        k16 = s_k[32 +: 16];                p_next = s_next[2*BeatWidth +: BeatWidth];
+        p_blen = s_blen[2*BlenWidth +: BlenWidth];  p_room = s_room[2*BlenWidth +: BlenWidth];
+        p_cred = s_cred[2*CredWidth +: CredWidth];  p_cred1 = s_cred1[2*CredWidth +: CredWidth];
+        p_rn = s_rn[2*NbWidth +: NbWidth];  p_rp = s_rp[2*(PageWidth+1) +: PageWidth+1];
+      end
+    endcase
+  end
   // The reference the per-source values are checked against (assertions below).
   always_comb begin
     room = contig ? room_c : 16'(MaxBurst);
@@ -397,9 +426,9 @@ module tpu_dma_rd #(
             lastb_d   = lb;
           end else begin
             part_d = 1'b1;
-            rs_d   = s_next[32'(sel)*BeatWidth +: BeatWidth];  // rstart + k16
-            rn_d   = s_rn[32'(sel)*NbWidth +: NbWidth];
-            rp_d   = s_rp[32'(sel)*(PageWidth+1) +: PageWidth+1];
+            rs_d   = p_next;  // rstart + k16
+            rn_d   = p_rn;
+            rp_d   = p_rp;
           end
         end else begin
           // Stalled on credits or queue space: let the open burst go.
@@ -434,9 +463,9 @@ module tpu_dma_rd #(
     // A new burst is k16 long, a contiguous run adds k16 to the open one (s_blen), and
     // either ends at rstart + k16.
     if (cmd_ok) begin
-      blen_d = s_blen[32'(sel)*BlenWidth +: BlenWidth];
-      room_d = s_room[32'(sel)*BlenWidth +: BlenWidth];
-      bend_d = s_next[32'(sel)*BeatWidth +: BeatWidth];
+      blen_d = p_blen;
+      room_d = p_room;
+      bend_d = p_next;
     end
     if (ag_valid && ag_ready && ag_last) eod_d = open_d;
   end
@@ -472,8 +501,7 @@ module tpu_dma_rd #(
   // The credits after the cycle: the run's reservation and a beat popped by the assembler
   // are both worked out before the late selects (cmd_ok, df_pop) pick one.
   always_comb begin
-    if (cmd_ok) cred_d = df_pop ? s_cred1[32'(sel)*CredWidth +: CredWidth]
-                                : s_cred[32'(sel)*CredWidth +: CredWidth];
+    if (cmd_ok) cred_d = df_pop ? p_cred1 : p_cred;
     else        cred_d = df_pop ? cred_inc : cred_q;
   end
 
