@@ -117,17 +117,25 @@ module tpu_dma_agen #(
   logic [7:0]           it_pad_q, it_pad_d;
 
   // --------------------------------------------------------------- output
-  logic                 out_valid_q, out_valid_d;
-  logic [AddrWidth-1:0] out_addr_q, out_addr_d;
-  logic [LenWidth-1:0]  out_len0_q, out_len0_d;
-  logic [LenWidth-1:0]  out_out0_q, out_out0_d;
-  logic [7:0]           out_pad_q, out_pad_d;
-  logic                 out_inb_q, out_inb_d;
-  logic                 out_bad_q, out_bad_d;
-  logic                 out_last_q, out_last_d;
-  logic [BeatWidth-1:0] out_fb1_q, out_fb1_d, out_lb_q, out_lb_d;
-  logic [NbWidth-1:0]   out_nb_q, out_nb_d, out_nb1_q, out_nb1_d;
-  logic [PageWidth:0]   out_pl_q, out_pl_d, out_pl1_q, out_pl1_d;
+  // A row record: {addr, len0, out0, pad, inb, bad, last, fb1, lb, nb, nb1, pl, pl1}.  The
+  // output register (out_*) and a skid register behind it (sk_*) hold one each, so that the
+  // iterator produces whenever the skid register is empty: its enables are registers, not
+  // the consumer's row_ready_i (timing: the read builder's handshake, docs/dma.md).
+  localparam int unsigned RowW = AddrWidth + 2 * LenWidth + 8 + 3 + 2 * BeatWidth +
+                                 2 * NbWidth + 2 * (PageWidth + 1);
+  logic [RowW-1:0]      it_row, out_q, out_d, sk_q, sk_d;
+  logic                 out_valid_q, out_valid_d, sk_valid_q, sk_valid_d;
+  logic [AddrWidth-1:0] out_addr_q;
+  logic [LenWidth-1:0]  out_len0_q, out_out0_q;
+  logic [7:0]           out_pad_q;
+  logic                 out_inb_q, out_bad_q, out_last_q, sk_last_q;
+  logic [BeatWidth-1:0] out_fb1_q, out_lb_q;
+  logic [NbWidth-1:0]   out_nb_q, out_nb1_q;
+  logic [PageWidth:0]   out_pl_q, out_pl1_q;
+  assign {out_addr_q, out_len0_q, out_out0_q, out_pad_q, out_inb_q, out_bad_q, out_last_q,
+          out_fb1_q, out_lb_q, out_nb_q, out_nb1_q, out_pl_q, out_pl1_q} = out_q;
+  localparam int unsigned LastBit = 2 * BeatWidth + 2 * NbWidth + 2 * (PageWidth + 1);
+  assign sk_last_q = sk_q[LastBit];
   // lb - fb depends only on the address's offset in its beat and the length
   localparam int unsigned SpanWidth = (BeatOff > LenWidth ? BeatOff : LenWidth) + 1;
   logic [SpanWidth-1:0] span;
@@ -215,8 +223,10 @@ module tpu_dma_agen #(
 
   // ------------------------------------------------------------- iterate
   assign out_free  = !out_valid_q || row_ready_i;
-  assign produce   = it_active_q && out_free;
-  assign abort_eff = abort_i && !(out_valid_q && out_last_q);
+  assign produce   = it_active_q && !sk_valid_q;
+  // A last row in either register belongs to the descriptor being aborted: the iterator
+  // may already walk the next one.
+  assign abort_eff = abort_i && !(out_valid_q && out_last_q) && !(sk_valid_q && sk_last_q);
   assign row_last  = it_bad_q || abort_eff ||
                      (it_i1_q == it_count1_q - 16'd1 && it_i2_q == it_count2_q - 16'd1);
   assign load      = sp_state_q == SpReady && (!it_active_q || (produce && row_last));
@@ -244,38 +254,8 @@ module tpu_dma_agen #(
     it_len0_d   = it_len0_q;
     it_out0_d   = it_out0_q;
     it_pad_d    = it_pad_q;
-    out_valid_d = out_valid_q && !row_ready_i;
-    out_addr_d  = out_addr_q;
-    out_len0_d  = out_len0_q;
-    out_out0_d  = out_out0_q;
-    out_pad_d   = out_pad_q;
-    out_inb_d   = out_inb_q;
-    out_bad_d   = out_bad_q;
-    out_last_d  = out_last_q;
-    out_fb1_d   = out_fb1_q;
-    out_lb_d    = out_lb_q;
-    out_nb_d    = out_nb_q;
-    out_nb1_d   = out_nb1_q;
-    out_pl_d    = out_pl_q;
-    out_pl1_d   = out_pl1_q;
 
     if (produce) begin
-      out_valid_d = 1'b1;
-      out_addr_d  = it_addr1_q;
-      out_fb1_d   = it_addr1_q[AddrWidth-1:BeatOff] + BeatWidth'(1);
-      out_lb_d    = BeatWidth'((it_addr1_q + AddrWidth'(it_len0_q) - 1'b1) >> BeatOff);
-      out_nb1_d   = NbWidth'(span >> BeatOff);
-      out_nb_d    = NbWidth'(span >> BeatOff) + NbWidth'(1);
-      out_pl_d    = (PageWidth + 1)'(1 << PageWidth) -
-                    (PageWidth + 1)'(it_addr1_q[BeatOff +: PageWidth]);
-      out_pl1_d   = (PageWidth + 1)'(1 << PageWidth) -
-                    (PageWidth + 1)'(PageWidth'(it_addr1_q[BeatOff +: PageWidth] + PageWidth'(1)));
-      out_len0_d  = it_len0_q;
-      out_out0_d  = it_out0_q;
-      out_pad_d   = it_pad_q;
-      out_inb_d   = inb1 && inb2 && !it_bad_q;
-      out_bad_d   = it_bad_q;
-      out_last_d  = row_last;
       if (row_last) begin
         it_active_d = 1'b0;
       end else if (it_i1_q == it_count1_q - 16'd1) begin
@@ -316,6 +296,35 @@ module tpu_dma_agen #(
     end
   end
 
+  // The row the iterator produces
+  assign it_row = {it_addr1_q, it_len0_q, it_out0_q, it_pad_q, inb1 && inb2 && !it_bad_q,
+                   it_bad_q, row_last,
+                   it_addr1_q[AddrWidth-1:BeatOff] + BeatWidth'(1),
+                   BeatWidth'((it_addr1_q + AddrWidth'(it_len0_q) - 1'b1) >> BeatOff),
+                   NbWidth'(span >> BeatOff) + NbWidth'(1),
+                   NbWidth'(span >> BeatOff),
+                   (PageWidth + 1)'(1 << PageWidth) -
+                   (PageWidth + 1)'(it_addr1_q[BeatOff +: PageWidth]),
+                   (PageWidth + 1)'(1 << PageWidth) -
+                   (PageWidth + 1)'(PageWidth'(it_addr1_q[BeatOff +: PageWidth] + PageWidth'(1)))};
+
+  // The output takes the skid register's row, else the iterator's; a row produced while
+  // the output is held waits in the skid register (produce needs it empty).
+  always_comb begin
+    out_d       = out_q;
+    out_valid_d = out_valid_q;
+    sk_d        = sk_q;
+    sk_valid_d  = sk_valid_q;
+    if (out_free) begin
+      out_valid_d = sk_valid_q || produce;
+      out_d       = sk_valid_q ? sk_q : it_row;
+      sk_valid_d  = 1'b0;
+    end else if (produce) begin
+      sk_d       = it_row;
+      sk_valid_d = 1'b1;
+    end
+  end
+
   assign row_valid_o = out_valid_q;
   assign row_addr_o  = out_addr_q;
   assign row_len0_o  = out_len0_q;
@@ -337,10 +346,12 @@ module tpu_dma_agen #(
       sp_state_q  <= SpIdle;
       it_active_q <= 1'b0;
       out_valid_q <= 1'b0;
+      sk_valid_q  <= 1'b0;
     end else begin
       sp_state_q  <= sp_state_d;
       it_active_q <= it_active_d;
       out_valid_q <= out_valid_d;
+      sk_valid_q  <= sk_valid_d;
     end
   end
 
@@ -382,19 +393,8 @@ module tpu_dma_agen #(
     it_len0_q   <= it_len0_d;
     it_out0_q   <= it_out0_d;
     it_pad_q    <= it_pad_d;
-    out_addr_q  <= out_addr_d;
-    out_len0_q  <= out_len0_d;
-    out_out0_q  <= out_out0_d;
-    out_pad_q   <= out_pad_d;
-    out_inb_q   <= out_inb_d;
-    out_bad_q   <= out_bad_d;
-    out_last_q  <= out_last_d;
-    out_fb1_q   <= out_fb1_d;
-    out_lb_q    <= out_lb_d;
-    out_nb_q    <= out_nb_d;
-    out_nb1_q   <= out_nb1_d;
-    out_pl_q    <= out_pl_d;
-    out_pl1_q   <= out_pl1_d;
+    out_q       <= out_d;
+    sk_q        <= sk_d;
   end
 
   // Assertions
@@ -404,7 +404,7 @@ module tpu_dma_agen #(
   initial assert (BeatOff >= 1 && BeatOff < 12)
     else $error("tpu_dma_agen: BeatOff %0d outside 1..11", BeatOff);
   // Immediate assertions in a clocked block, not properties (docs/verification.md).  The
-  // stall check looks at the next state (out_addr_q at the next edge is out_addr_d).
+  // stall check looks at the next state (out_q at the next edge is out_d).
   always_ff @(posedge clk_i) begin : checks
     if (rst_ni) begin
       if (out_valid_q) begin
@@ -422,11 +422,12 @@ module tpu_dma_agen #(
       end
       // abort_i only comes while a descriptor is being walked or its last row waits.
       if (abort_i) begin
-        assert (it_active_q || (out_valid_q && out_last_q))
+        assert (it_active_q || (out_valid_q && out_last_q) || (sk_valid_q && sk_last_q))
           else $error("tpu_dma_agen: abort with no descriptor in progress");
       end
+      assert (!sk_valid_q || out_valid_q) else $error("tpu_dma_agen: skid row ahead of the output");
       if (out_valid_q && !row_ready_i) begin
-        assert (out_valid_d && out_addr_d == out_addr_q)
+        assert (out_valid_d && out_d == out_q)
           else $error("tpu_dma_agen: row output changed while stalled");
       end
     end
