@@ -1204,6 +1204,12 @@ static void bench_gemm(core_t *c, int kdim, bool record)
     struct ptpu_run_result e;
     ptpu_ref_run(ref, PROG_AT, (uint32_t)p.n, win, 2, &e);
     set_timing(c, !record);
+    /* Under random timing (make test) the utilization depends on these draws; make bench
+     * (record) runs the fixed timing. */
+    if (!record)
+        printf("# gemm bench memory: DMA read latency %d-%d cycles, R valid %u %%; fetch %d-%d, %u %%\n",
+               c->mdma.t.lat_min, c->mdma.t.lat_max, c->mdma.t.r_valid, c->mfetch.t.lat_min,
+               c->mfetch.t.lat_max, c->mfetch.t.r_valid);
     result_t r;
     double t0 = tb_now();
     uint64_t c0 = c->cycles;
