@@ -170,7 +170,9 @@ module tpu_core #(
     .push_i (cq_push), .data_i ({f_next_pc, f_insn}), .full_o (cq_full),
     .pop_i (cq_pop), .data_o (cq_head), .empty_o (cq_empty)
   );
-  tpu_core_fifo #(.Width(288), .Depth(QueueDepth)) u_stq (
+  // The store queue's head comes from a register: it feeds the store engine's start and
+  // the UB read address it picks, the ULX3S's critical path in session 23.
+  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_stq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (st_push), .data_i ({f_next_pc, f_insn}), .full_o (st_full),
     .pop_i (st_pop), .data_o (st_head), .empty_o (st_empty)

@@ -8,11 +8,15 @@
 // next cycle, and a push to that entry in the same cycle is forwarded (a flag, a copy of
 // the pushed word and a mux), so data_o is cycle for cycle the asynchronous read.  Up to
 // 16 entries the array is read asynchronously: LUT RAM on the ECP5 (cheaper there than a
-// block RAM plus the registers), flip-flops on the iCE40 (docs/core.md).
+// block RAM plus the registers), flip-flops on the iCE40 (docs/core.md).  With RegOut the
+// oldest entry is also kept in a head register, refilled from the entry behind it (read at
+// rptr1_q, a register) or from the pushed word, so that data_o comes straight from a
+// flip-flop, cycle for cycle the same as the asynchronous read (asserted).
 
 module tpu_core_fifo #(
   parameter int unsigned Width = 8,  // bits per entry
-  parameter int unsigned Depth = 4   // entries; a power of two, at least 2
+  parameter int unsigned Depth = 4,  // entries; a power of two, at least 2
+  parameter bit          RegOut = 0  // data_o from a head register (Depth <= 16 only)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -53,6 +57,17 @@ module tpu_core_fifo #(
       fwd_data_q <= data_i;
     end
     assign data_o = fwd_q ? fwd_data_q : rd_q;
+  end else if (RegOut) begin : g_head
+    logic [Width-1:0] hd_q, hd_d;
+    always_comb begin
+      hd_d = hd_q;
+      if (pop_i) hd_d = wptr_q == rptr1_q ? data_i : mem_q[rptr1_q[PtrWidth-1:0]];
+      else if (empty_o) hd_d = data_i;
+    end
+    always_ff @(posedge clk_i) begin
+      hd_q <= hd_d;
+    end
+    assign data_o = hd_q;
   end else begin : g_regs
     assign data_o = mem_q[rptr_q[PtrWidth-1:0]];
   end
@@ -81,6 +96,8 @@ module tpu_core_fifo #(
 `ifndef SYNTHESIS
   initial assert (Depth >= 2 && (1 << PtrWidth) == Depth)
     else $error("tpu_core_fifo: Depth %0d must be a power of two >= 2", Depth);
+  initial assert (!RegOut || !UseRam)
+    else $error("tpu_core_fifo: RegOut needs Depth <= 16 (a block RAM's read is registered)");
   // Immediate assertions in a clocked block, not properties (docs/verification.md).
   always_ff @(posedge clk_i) begin : checks
     if (rst_ni) begin
@@ -90,6 +107,10 @@ module tpu_core_fifo #(
         else $error("tpu_core_fifo: pop from an empty FIFO");
       a_rptr1: assert (rptr1_q == rptr_q + (PtrWidth+1)'(1))
         else $error("tpu_core_fifo: rptr1_q is not rptr_q + 1");
+      if (!UseRam && RegOut && !empty_o) begin
+        a_head: assert (data_o == mem_q[rptr_q[PtrWidth-1:0]])
+          else $error("tpu_core_fifo: head register differs from the oldest entry");
+      end
     end
   end
 `endif
