@@ -7,7 +7,10 @@
 # slow; libpicotpu's default for an FT231X, host/src/ptpu_backend_usb.c chips[]; test-usb
 # checks that the two agree).  Session 22 (the fetch unit's check stage and head register, the
 # DMA engines' handshakes): 39.05 MHz routed at this target; 30 MHz (CLKI 5, CLKFB 6, CLKOP
-# 20, phase 10; 10 clocks per bit) until then.
+# 20, phase 10; 10 clocks per bit) until then.  Session 23 (two more cuts in the DMA read
+# builder): 42.33 MHz routed at this target; at 39.29 MHz (CLKI 7, CLKFB 11, CLKOP 14, phase
+# 7) and 41.67 MHz (CLKI 3, CLKFB 5, CLKOP 12, phase 6) a further-cut RTL routed at 36.50 and
+# 37.00 MHz (docs/performance.md, "ULX3S: session 23").
 # History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
 # fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
 # the checks to the prefetch buffer's write side and made the fault merge one compare deep;
