@@ -8,7 +8,7 @@
 /* verilator lint_off UNUSEDSIGNAL */
 module tpu_ram_tb #(
   localparam int unsigned NR = 12,   // tpu_core_ram instances
-  localparam int unsigned NC = 9,    // tpu_core_fifo instances
+  localparam int unsigned NC = 12,   // tpu_core_fifo instances
   localparam int unsigned ND = 9,    // tpu_dma_fifo instances
   localparam int unsigned RW = 512,  // widest RAM row
   localparam int unsigned FW = 520   // widest FIFO entry (rounded up)
@@ -68,20 +68,24 @@ module tpu_ram_tb #(
     endcase
     return c[f];
   endfunction
-  // {Width, Depth}: queues, fetch buffer, load/store in flight (288, 65), ACC row queue
-  // (N=16, N=4), and other depths.
+  // {Width, Depth, RegOut}: queues, fetch buffer, load/store in flight (288, 65), ACC row
+  // queue (N=16, N=4), and other depths; then the store queue with its head register
+  // (RegOut, tpu_core) at the depths the SoCs give it and the smallest depth.
   function automatic int unsigned cf_cfg(int unsigned i, int unsigned f);
-    int unsigned c [2];
+    int unsigned c [3];
     case (i)
-      0: c = '{288, 8};
-      1: c = '{257, 8};
-      2: c = '{288, 4};
-      3: c = '{65, 4};
-      4: c = '{514, 4};
-      5: c = '{130, 4};
-      6: c = '{40, 16};
-      7: c = '{40, 2};
-      default: c = '{288, 32};
+      0: c = '{288, 8, 0};
+      1: c = '{257, 8, 0};
+      2: c = '{288, 4, 0};
+      3: c = '{65, 4, 0};
+      4: c = '{514, 4, 0};
+      5: c = '{130, 4, 0};
+      6: c = '{40, 16, 0};
+      7: c = '{40, 2, 0};
+      8: c = '{288, 32, 0};
+      9: c = '{288, 8, 1};
+      10: c = '{288, 16, 1};
+      default: c = '{40, 2, 1};
     endcase
     return c[f];
   endfunction
@@ -131,7 +135,7 @@ module tpu_ram_tb #(
   for (genvar i = 0; i < NC; i++) begin : g_cf
     localparam int unsigned W = cf_cfg(i, 0);
     logic [W-1:0] d;
-    tpu_core_fifo #(.Width(W), .Depth(cf_cfg(i, 1))) u_fifo (
+    tpu_core_fifo #(.Width(W), .Depth(cf_cfg(i, 1)), .RegOut(cf_cfg(i, 2) != 0)) u_fifo (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
       .flush_i (cf_flush_i[i]),
