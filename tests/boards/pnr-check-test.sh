@@ -7,7 +7,8 @@
 # "does NOT FIT", from Yosys's cell counts before nextpnr runs, and without those counts from
 # nextpnr's utilisation; a failure removes the output file; --fit-only passes and fails on the
 # cell counts alone, and refuses another family's netlist; --route-stall stops a router that
-# no longer converges (and only that).
+# no longer converges (and only that); the system clock's constraint is checked against the
+# stated clock to the 0.01 MHz it is given in.
 set -u -o pipefail
 dir=build/boards/pnr-check
 rm -rf "$dir"; mkdir -p "$dir"
@@ -52,7 +53,8 @@ grep -q "^FAIL board-fit-tiny: the design does NOT FIT the iCE40UP5K-SG48 (Yosys
 out=$(fit 2 ecp5) && fail "--fit-only: an iCE40 netlist passed as ECP5: $out"
 grep -q "^FAIL board-fit-tiny: no ecp5 LUTs or flip-flops" <<<"$out" || fail "--fit-only: no family message: $out"
 # --route-stall: a fake nextpnr prints router2 iterations (FAKE_OVERUSED, then FAKE_THEN
-# forever if set, else it ends with a report that meets 20 MHz).
+# forever if set, else it ends with a report: FAKE_ACH MHz reached of FAKE_CON, by default
+# 30 of 20).
 fake="$dir/fake-nextpnr"
 cat > "$fake" <<'FAKE'
 #!/usr/bin/env bash
@@ -62,13 +64,13 @@ i=0
 line() { i=$((i + 1)); echo "Info:     iter=$i wires=500 overused=$1 overuse=$1 archfail=NA" >> "$log"; sleep 0.02; }
 for o in $FAKE_OVERUSED; do line "$o"; done
 if [ -n "${FAKE_THEN:-}" ]; then while :; do line "$FAKE_THEN"; done; fi
-echo '{"fmax": {"clk": {"achieved": 30.0, "constraint": 20.0}}, "utilization": {"ICESTORM_LC": {"used": 10, "available": 5280}}}' > report.json
+echo "{\"fmax\": {\"clk\": {\"achieved\": ${FAKE_ACH:-30.0}, \"constraint\": ${FAKE_CON:-20.0}}}, \"utilization\": {\"ICESTORM_LC\": {\"used\": 10, \"available\": 5280}}}" > report.json
 echo asc > "$asc"
 FAKE
 chmod +x "$fake"
-stall() {  # stall N: board-pnr.py with --route-stall N and the fake nextpnr (at most 60 s)
+stall() {  # stall N [MHZ]: board-pnr.py with --route-stall N, the fake nextpnr (at most 60 s)
   rm -f "$dir/pnr.log" "$dir/fake.pid"
-  timeout 60 scripts/board-pnr.py --board tiny --family ice40 --dir "$dir" --target-mhz 20 --macs 2 \
+  timeout 60 scripts/board-pnr.py --board tiny --family ice40 --dir "$dir" --target-mhz "${2:-20}" --macs 2 \
     --out t.asc --route-stall "$1" -- "$(realpath "$fake")" --asc t.asc -l pnr.log 2>&1
   local rc=$? pid
   pid=$(cat "$dir/fake.pid" 2>/dev/null)
@@ -90,6 +92,15 @@ grep -q "router does not converge: 90 overused wires at iteration 7, none below 
   fail "reaching the same low again counted as progress: $out"
 out=$(FAKE_OVERUSED="100 90 90 95 90 92 50 0" stall 5) || fail "a router that converged after 4 iterations without a new low failed: $out"
 [ -s "$dir/t.asc" ] || fail "no output after a converged route"
+# The stated clock is given to 0.01 MHz: a PLL's 25 x 11 / 7 = 39.2857 MHz meets a stated
+# 39.29 MHz, a constraint of 39.28 MHz does not.
+out=$(FAKE_OVERUSED=0 FAKE_CON=39.2857 FAKE_ACH=39.89 stall 5 39.29) ||
+  fail "a 39.2857 MHz clock failed a stated 39.29 MHz: $out"
+out=$(FAKE_OVERUSED=0 FAKE_CON=39.28 FAKE_ACH=39.89 stall 5 39.29) && fail "a 39.28 MHz clock passed a stated 39.29 MHz: $out"
+grep -q "misses timing: the system clock clk is constrained to 39.28 MHz, below the stated 39.29 MHz" <<<"$out" ||
+  fail "no message for a clock constrained below the stated one: $out"
+out=$(FAKE_OVERUSED=0 FAKE_CON=39.2857 FAKE_ACH=39.2 stall 5 39.29) && fail "39.2 MHz reached passed 39.2857: $out"
+grep -q "misses timing: clk reaches 39.20 MHz, needs 39.29 MHz" <<<"$out" || fail "no message for a missed PLL clock: $out"
 rm -f "$dir/fake.pid"
 out=$(FAKE_OVERUSED="100 90 80" FAKE_THEN=85 timeout 4 scripts/board-pnr.py --board tiny --family ice40 \
   --dir "$dir" --target-mhz 20 --macs 2 --out t.asc --route-stall 0 -- "$(realpath "$fake")" --asc t.asc \
@@ -99,4 +110,4 @@ rc=$?
 [ $rc = 124 ] || fail "--route-stall 0 stopped the router (status $rc): $out"
 out=$(stall -1) && fail "--route-stall -1 accepted: $out"
 grep -q "board-pnr: --route-stall -1: must be 0 (never) or more" <<<"$out" || fail "no clear error for --route-stall -1: $out"
-echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only); a stalled router is stopped, a slow one is not, a negative stall refused"
+echo "PASS board-pnr-check: a fitting design passes, a slow one misses timing, a large one does not fit (cell counts, nextpnr, --fit-only); a stalled router is stopped, a slow one is not, a negative stall refused; a clock within the stated figure's 0.01 MHz passes, one below it or missed fails"
