@@ -156,22 +156,24 @@ module tpu_core #(
   );
 
   // ---------------------------------------------------------------------------
-  // Queues: {pc, instruction}.
+  // Queues: {pc, instruction}.  Each head comes from a register (tpu_core_fifo RegOut),
+  // not from the LUT RAM behind a read pointer that fans out to 72 cells: the store
+  // queue's head feeds the store engine's start and the UB read address it picks (the
+  // ULX3S's routed critical path in session 23), the load queue's the load engine's DMA
+  // descriptor (session 24's).
   logic         ld_pop, cq_pop, st_pop, ld_empty, cq_empty, st_empty;
   logic [287:0] ld_head, cq_head, st_head;
 
-  tpu_core_fifo #(.Width(288), .Depth(QueueDepth)) u_ldq (
+  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_ldq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (ld_push), .data_i ({f_next_pc, f_insn}), .full_o (ld_full),
     .pop_i (ld_pop), .data_o (ld_head), .empty_o (ld_empty)
   );
-  tpu_core_fifo #(.Width(288), .Depth(QueueDepth)) u_cq (
+  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_cq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (cq_push), .data_i ({f_next_pc, f_insn}), .full_o (cq_full),
     .pop_i (cq_pop), .data_o (cq_head), .empty_o (cq_empty)
   );
-  // The store queue's head comes from a register: it feeds the store engine's start and
-  // the UB read address it picks, the ULX3S's critical path in session 23.
   tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_stq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (st_push), .data_i ({f_next_pc, f_insn}), .full_o (st_full),
