@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # constraints/ulx3s.mk - the ULX3S (ECP5 LFE5U-85F-6BG381C) build (mk/board.mk, docs/boards.md).
 #
-# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 11 / 7 = 39.29 MHz (39.2857; PFD
-# 3.57 MHz, at least 3.125; VCO 39.29 * CLKOP_DIV = 550 MHz; the SDRAM clock CLKOS 7 VCO
-# periods = 180 degrees behind), 13 clocks per bit at the FT231X's 3 Mbaud, its highest
-# (3.022 Mbaud, 0.7 % fast; libpicotpu's default for an FT231X, host/src/ptpu_backend_usb.c
+# Clock: the PLL makes 25 MHz * CLKFB_DIV / CLKI_DIV = 25 * 5 / 3 = 41.67 MHz (41.6667; PFD
+# 8.33 MHz, at least 3.125; VCO 41.67 * CLKOP_DIV = 500 MHz; the SDRAM clock CLKOS 6 VCO
+# periods = 180 degrees behind), 14 clocks per bit at the FT231X's 3 Mbaud, its highest
+# (2.976 Mbaud, 0.8 % slow; libpicotpu's default for an FT231X, host/src/ptpu_backend_usb.c
 # chips[]; test-usb checks that the two agree).  Session 24 (session 23's cuts: the DMA read
-# builder's registered run lengths, agen's skid register, the CPU's alignment bits, the store
-# queue's head register): 39.89 MHz routed at this target; session 23's RTL routed at only
-# 35.49 MHz here.  35.71 MHz (CLKI 7, CLKFB 10, CLKOP 14, phase 7; 12 clocks per bit) in
-# sessions 22-23: 39.05 MHz routed (session 22), 42.33 MHz (session 23).  30 MHz (CLKI 5,
-# CLKFB 6, CLKOP 20, phase 10; 10 clocks per bit) until then.  41.67 MHz (CLKI 3, CLKFB 5,
-# CLKOP 12, phase 6; 14 clocks per bit) is the next PLL clock with the UART within 1 %
-# (docs/performance.md, "ULX3S: session 24").
+# builder's registered run lengths, agen's skid register, the CPU's alignment bits; and the
+# instruction queues' head registers): 42.11 MHz routed at this target.  With the store
+# queue's head register alone that RTL routed at 39.89 MHz at 39.29 MHz (CLKI 7, CLKFB 11,
+# CLKOP 14, phase 7; 13 clocks per bit) and session 23's main at 35.49 MHz there.  35.71
+# MHz (CLKI 7, CLKFB 10, CLKOP 14, phase 7; 12 clocks per bit) in sessions 22-23: 39.05 MHz
+# routed (session 22), 42.33 MHz (session 23).  30 MHz (CLKI 5, CLKFB 6, CLKOP 20, phase
+# 10; 10 clocks per bit) until then (docs/performance.md, "ULX3S: session 24").
 # History (docs/boards.md): at 60 MHz the 8 x 8 build reached only 13.95 MHz (session 5: the
 # fetch unit's static checks and the fault merge in one combinational path).  Session 6 moved
 # the checks to the prefetch buffer's write side and made the fault merge one compare deep;
@@ -35,8 +35,8 @@
 # phase 30) or 20 MHz (CLKFB 4, CLKOP 30, phase 15) at 2 Mbaud, 15 MHz (CLKFB 3, CLKOP 40,
 # phase 20) at 3 Mbaud.
 # tests/boardsoc/test.mk reads BOARD_ulx3s_CLK_HZ: boardsoc-ulx3s simulates the SoC at this clock.
-BOARD_ulx3s_MHZ := 39.29
-BOARD_ulx3s_CLK_HZ := 39285714
+BOARD_ulx3s_MHZ := 41.67
+BOARD_ulx3s_CLK_HZ := 41666667
 BOARD_ulx3s_BAUD := 3000000
 BOARD_ulx3s_FAMILY := ecp5
 BOARD_ulx3s_TOP := ulx3s_top
@@ -58,8 +58,8 @@ BOARD_ulx3s_CONFIG := ulx3s
 # table in block RAM and the reset on a global network (docs/boards.md, "session 19").
 BOARD_ulx3s_DEFINES :=
 BOARD_ulx3s_FW_RAM_KB := 16
-BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=7 PllClkfbDiv=11 \
-                          PllClkopDiv=14 PllSdramPhase=7 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
+BOARD_ulx3s_TOP_PARAMS := ClkHz=$(BOARD_ulx3s_CLK_HZ) Baud=$(BOARD_ulx3s_BAUD) PllClkiDiv=3 PllClkfbDiv=5 \
+                          PllClkopDiv=12 PllSdramPhase=6 FwRamKb=$(BOARD_ulx3s_FW_RAM_KB)
 BOARD_ulx3s_CONSTRAINTS := constraints/ulx3s.lpf
 # Session 15: Yosys maps the ULX3S with ABC9 (delay-driven, with the ECP5's cell and carry
 # delays) instead of ABC's LUT mapper (by LUT levels: once the deepest paths were cut, it
