@@ -163,18 +163,19 @@ module tpu_core #(
   // descriptor (session 24's).
   logic         ld_pop, cq_pop, st_pop, ld_empty, cq_empty, st_empty;
   logic [287:0] ld_head, cq_head, st_head;
+  localparam bit QueueRegOut = QueueDepth <= 16;  // tpu_core_fifo's head register
 
-  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_ldq (
+  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueRegOut)) u_ldq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (ld_push), .data_i ({f_next_pc, f_insn}), .full_o (ld_full),
     .pop_i (ld_pop), .data_o (ld_head), .empty_o (ld_empty)
   );
-  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_cq (
+  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueRegOut)) u_cq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (cq_push), .data_i ({f_next_pc, f_insn}), .full_o (cq_full),
     .pop_i (cq_pop), .data_o (cq_head), .empty_o (cq_empty)
   );
-  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueDepth <= 16)) u_stq (
+  tpu_core_fifo #(.Width(288), .Depth(QueueDepth), .RegOut(QueueRegOut)) u_stq (
     .clk_i (clk_i), .rst_ni (rst_ni), .flush_i (1'b0),
     .push_i (st_push), .data_i ({f_next_pc, f_insn}), .full_o (st_full),
     .pop_i (st_pop), .data_o (st_head), .empty_o (st_empty)

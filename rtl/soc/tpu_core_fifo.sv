@@ -11,7 +11,8 @@
 // block RAM plus the registers), flip-flops on the iCE40 (docs/core.md).  With RegOut the
 // oldest entry is also kept in a head register, refilled from the entry behind it (read at
 // rptr1_q, a register) or from the pushed word, so that data_o comes straight from a
-// flip-flop, cycle for cycle the same as the asynchronous read (asserted).
+// flip-flop: the oldest entry whenever the FIFO is not empty (asserted), undefined while
+// it is empty.
 
 module tpu_core_fifo #(
   parameter int unsigned Width = 8,  // bits per entry

@@ -69,8 +69,8 @@ module tpu_ram_tb #(
     return c[f];
   endfunction
   // {Width, Depth, RegOut}: queues, fetch buffer, load/store in flight (288, 65), ACC row
-  // queue (N=16, N=4), and other depths; then the store queue with its head register
-  // (RegOut, tpu_core) at the depths the SoCs give it and the smallest depth.
+  // queue (N=16, N=4), and other depths; then the instruction queues with their head
+  // register (RegOut, tpu_core) at the depths the SoCs give them, and the smallest depth.
   function automatic int unsigned cf_cfg(int unsigned i, int unsigned f);
     int unsigned c [3];
     case (i)
