@@ -90,7 +90,8 @@ BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
 # netlist (one function in tpu_mxu_row) the untimed placement left router2 with 2,600
 # overused wires after 18 iterations where the first had 163.  So placement stays
 # timing-driven; BOARD_ulx3s_PLACE=--no-tmdriv is a faster build to try by hand.  make test
-# synthesizes the ULX3S and checks the fit only (tests/boards/test.mk, board-fit-ulx3s).
+# builds the ULX3S in full and checks its fit and timing (tests/boards/test.mk, board-ulx3s;
+# BOARD_TESTS=icebreaker leaves it the synthesis and fit check, board-fit-ulx3s).
 BOARD_ulx3s_PLACE ?=
 BOARD_ulx3s_PNR_ARGS = --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config \
                        --placer static --router router2 $(BOARD_ulx3s_PLACE)
