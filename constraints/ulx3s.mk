@@ -92,6 +92,10 @@ BOARD_ulx3s_NEXTPNR = $(NEXTPNR_ECP5)
 # timing-driven; BOARD_ulx3s_PLACE=--no-tmdriv is a faster build to try by hand.  make test
 # builds the ULX3S in full and checks its fit and timing (tests/boards/test.mk, board-ulx3s;
 # BOARD_TESTS=icebreaker leaves it the synthesis and fit check, board-fit-ulx3s).
+# BOARD_ulx3s_PLACE is appended to nextpnr's arguments, so it takes router options too:
+# --tmg-ripup (router2's timing-driven rip-up) routes this netlist at 42.32 MHz instead of
+# 42.11, but did not converge on a netlist that missed 45 MHz (docs/performance.md,
+# "ULX3S: session 26"), so it is not the default.
 BOARD_ulx3s_PLACE ?=
 BOARD_ulx3s_PNR_ARGS = --85k --package CABGA381 --speed 6 --lpf ulx3s.lpf --textcfg ulx3s.config \
                        --placer static --router router2 $(BOARD_ulx3s_PLACE)
