@@ -10,15 +10,23 @@ many instances as the design has) SB_LUT4, flip-flops, SB_CARRY, SB_MAC16, SB_RA
 SB_SPRAM256KA; on the ECP5 LUT4, TRELLIS_FF, CCU2C, MULT18X18D, DP16KD/PDPW16KD and
 TRELLIS_DPR16X4 (LUT RAM) in the same columns.
 
+--script SYNTH_YS takes a board's own Yosys script (build/boards/<board>/synth.ys, mk/board.mk)
+instead of --param/--define/sources: the same sources, parameters and synthesis steps (the
+ULX3S's ABC9 with its wire delay), with -noflatten added to each synth_ice40 / synth_ecp5
+and the netlist not written.
+
 --blackbox MOD (repeatable) leaves a module out (counted apart): e.g. memories that are
 being rewritten, or whose flip-flop mapping would take Yosys most of an hour.
 
 Without hierarchy flattening nothing propagates across module ports (tied-off inputs,
 unused outputs), so the figures are a little above those of the flattened build.
 
-Example:
+Examples:
   tests/boards/block-area.py --blackbox tpu_core_ram --blackbox tpu_core_fifo \\
       --out build/boards/area
+  make build/boards/ulx3s/synth.ys build/boards/ulx3s/fw.hex
+  tests/boards/block-area.py --arch ecp5 --top ulx3s_top --script build/boards/ulx3s/synth.ys \\
+      --out build/boards/ulx3s-area
 """
 import argparse
 import json
@@ -72,6 +80,44 @@ def base_name(m):
     return m
 
 
+def script_noflatten(path, stat, blackbox, top):
+    """A board's synth.ys with -noflatten on each synth command, no netlist written, the
+    blackboxes after the first read and the stat JSON at the end."""
+    try:
+        with open(path) as f:
+            lines = [ln.rstrip("\n") for ln in f if ln.strip()]
+    except OSError as e:
+        sys.exit(f"block-area: cannot read the script {path}: {e.strerror}")
+    out = []
+    synths = 0
+    for ln in lines:
+        w = ln.split()
+        if w[0] in ("synth_ecp5", "synth_ice40"):
+            w = [x for i, x in enumerate(w) if x != "-json" and (i == 0 or w[i - 1] != "-json")]
+            ln = " ".join(w[:1] + ["-noflatten"] + w[1:])
+            synths += 1
+        elif w[0] == "tee" or w[0] == "stat" or w[0].startswith("write_"):
+            continue
+        out.append(ln)
+        if w[0] == "chparam" and blackbox:
+            out.append(f"hierarchy -top {top}")
+            out += [f"blackbox *{b}" for b in blackbox]
+    if not synths:
+        sys.exit(f"block-area: {path} has no synth_ecp5 or synth_ice40 command")
+    out.append(f"tee -q -o {stat} stat -json")
+    return out
+
+
+def run_yosys(a, ys):
+    ysf = os.path.join(a.out, "area.ys")
+    with open(ysf, "w") as f:
+        f.write("\n".join(ys) + "\n")
+    r = subprocess.run([a.yosys, "-q", "-l", os.path.join(a.out, "area.log"), "-s", ysf],
+                       stdout=subprocess.DEVNULL)
+    if r.returncode:
+        sys.exit(f"block-area: Yosys failed (log {a.out}/area.log)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--top", default="icebreaker_top")
@@ -82,12 +128,16 @@ def main():
     ap.add_argument("--out", default="build/boards/area")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yosys"))
     ap.add_argument("--json", help="reuse an existing stat JSON instead of synthesizing")
+    ap.add_argument("--script", help="a board's synth.ys to synthesize with, hierarchy kept")
     ap.add_argument("srcs", nargs="*")
     a = ap.parse_args()
 
     os.makedirs(a.out, exist_ok=True)
     stat = a.json or os.path.join(a.out, "stat.json")
-    if not a.json:
+    if a.script and not a.json:
+        ys = script_noflatten(a.script, stat, a.blackbox, a.top)
+        run_yosys(a, ys)
+    elif not a.json:
         if not a.srcs:
             sys.exit("block-area: no sources")
         chp = " ".join(f"-set {p.split('=', 1)[0]} {p.split('=', 1)[1]}" for p in a.param)
@@ -103,13 +153,7 @@ def main():
         synth = "synth_ice40 -dsp" if a.arch == "ice40" else "synth_ecp5"
         ys.append(f"{synth} -noflatten -top {a.top}")
         ys.append(f"tee -q -o {stat} stat -json")
-        ysf = os.path.join(a.out, "area.ys")
-        with open(ysf, "w") as f:
-            f.write("\n".join(ys) + "\n")
-        r = subprocess.run([a.yosys, "-q", "-l", os.path.join(a.out, "area.log"), "-s", ysf],
-                           stdout=subprocess.DEVNULL)
-        if r.returncode:
-            sys.exit(f"block-area: Yosys failed (log {a.out}/area.log)")
+        run_yosys(a, ys)
 
     with open(stat) as f:
         txt = f.read()

@@ -16,7 +16,7 @@
 BOARD_TESTS ?= icebreaker ulx3s
 BOARD_FIT_TESTS ?= $(filter-out $(BOARD_TESTS),ulx3s)
 
-TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths test-board-congestion test-board-abc9w \
+TEST_TARGETS += test-board-errors test-board-pnr-check test-board-paths test-board-area test-board-congestion test-board-abc9w \
                 $(addprefix test-board-,$(BOARD_TESTS)) \
                 $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
 TEST_EARLY += $(addprefix test-board-,$(BOARD_TESTS)) $(addprefix test-board-fit-,$(BOARD_FIT_TESTS))
@@ -24,7 +24,7 @@ TEST_EARLY += $(addprefix test-board-,$(BOARD_TESTS)) $(addprefix test-board-fit
 # before they start so that no two makes build the same file (constraints/*.mk; recursive,
 # since mk/board.mk includes those after this file).
 TEST_EARLY_DEPS = $(foreach b,$(BOARD_TESTS) $(BOARD_FIT_TESTS),$(or $(BOARD_$(b)_FW_HEX),$(BOARD_$(b)_FW)))
-.PHONY: test-board-errors test-board-pnr-check test-board-paths test-board-congestion test-board-abc9w bench-boards
+.PHONY: test-board-errors test-board-pnr-check test-board-paths test-board-area test-board-congestion test-board-abc9w bench-boards
 test-board-errors:
 	@$(call run_test,board-errors,tests/boards/errors-test.sh)
 
@@ -46,6 +46,11 @@ test-board-pnr-check:
 # scripts/board-paths.py (the pre-placement path estimate) on a small design (seconds).
 test-board-paths:
 	@$(call run_test,board-paths,tests/boards/paths-test.sh)
+
+# tests/boards/block-area.py --script (a board's synth.ys with the hierarchy kept) on one MXU
+# row (seconds).
+test-board-area:
+	@$(call run_test,board-area,tests/boards/area-test.sh)
 
 # The ULX3S script's own ABC9 step (BOARD_ulx3s_ABC9_W) against synth_ecp5 -abc9 on a small
 # design (seconds).
