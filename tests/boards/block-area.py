@@ -11,9 +11,9 @@ SB_SPRAM256KA; on the ECP5 LUT4, TRELLIS_FF, CCU2C, MULT18X18D, DP16KD/PDPW16KD 
 TRELLIS_DPR16X4 (LUT RAM) in the same columns.
 
 --script SYNTH_YS takes a board's own Yosys script (build/boards/<board>/synth.ys, mk/board.mk)
-instead of --param/--define/sources: the same sources, parameters and synthesis steps (the
-ULX3S's ABC9 with its wire delay), with -noflatten added to each synth_ice40 / synth_ecp5
-and the netlist not written.
+instead of --param/--define/sources (giving those too is an error): the same sources,
+parameters, top and synthesis steps (the ULX3S's ABC9 with its wire delay), with -noflatten
+added to each synth_ice40 / synth_ecp5 and the netlist not written.
 
 --blackbox MOD (repeatable) leaves a module out (counted apart): e.g. memories that are
 being rewritten, or whose flip-flop mapping would take Yosys most of an hour.
@@ -25,7 +25,7 @@ Examples:
   tests/boards/block-area.py --blackbox tpu_core_ram --blackbox tpu_core_fifo \\
       --out build/boards/area
   make build/boards/ulx3s/synth.ys build/boards/ulx3s/fw.hex
-  tests/boards/block-area.py --arch ecp5 --top ulx3s_top --script build/boards/ulx3s/synth.ys \\
+  tests/boards/block-area.py --arch ecp5 --script build/boards/ulx3s/synth.ys \\
       --out build/boards/ulx3s-area
 """
 import argparse
@@ -82,30 +82,34 @@ def base_name(m):
 
 def script_noflatten(path, stat, blackbox, top):
     """A board's synth.ys with -noflatten on each synth command, no netlist written, the
-    blackboxes after the first read and the stat JSON at the end."""
+    blackboxes before the first synth command and the stat JSON at the end; and the top
+    that the script synthesizes (its first -top)."""
     try:
         with open(path) as f:
             lines = [ln.rstrip("\n") for ln in f if ln.strip()]
     except OSError as e:
         sys.exit(f"block-area: cannot read the script {path}: {e.strerror}")
     out = []
-    synths = 0
+    script_top = None
     for ln in lines:
         w = ln.split()
         if w[0] in ("synth_ecp5", "synth_ice40"):
+            if "-top" in w[:-1]:
+                script_top = script_top or w[w.index("-top") + 1]
+            if script_top is None:
+                sys.exit(f"block-area: {path}: {w[0]} has no -top")
+            if blackbox and not any(x.startswith("blackbox ") for x in out):
+                out.append(f"hierarchy -top {top or script_top}")
+                out += [f"blackbox *{b}" for b in blackbox]
             w = [x for i, x in enumerate(w) if x != "-json" and (i == 0 or w[i - 1] != "-json")]
             ln = " ".join(w[:1] + ["-noflatten"] + w[1:])
-            synths += 1
         elif w[0] == "tee" or w[0] == "stat" or w[0].startswith("write_"):
             continue
         out.append(ln)
-        if w[0] == "chparam" and blackbox:
-            out.append(f"hierarchy -top {top}")
-            out += [f"blackbox *{b}" for b in blackbox]
-    if not synths:
+    if script_top is None:
         sys.exit(f"block-area: {path} has no synth_ecp5 or synth_ice40 command")
     out.append(f"tee -q -o {stat} stat -json")
-    return out
+    return out, script_top
 
 
 def run_yosys(a, ys):
@@ -120,7 +124,7 @@ def run_yosys(a, ys):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--top", default="icebreaker_top")
+    ap.add_argument("--top", help="the top module (default: the script's, else icebreaker_top)")
     ap.add_argument("--arch", choices=("ice40", "ecp5"), default="ice40")
     ap.add_argument("--param", action="append", default=[], help="NAME=VALUE on the top")
     ap.add_argument("--define", action="append", default=[], help="Verilog define (e.g. TPU_ICE40)")
@@ -134,9 +138,16 @@ def main():
 
     os.makedirs(a.out, exist_ok=True)
     stat = a.json or os.path.join(a.out, "stat.json")
-    if a.script and not a.json:
-        ys = script_noflatten(a.script, stat, a.blackbox, a.top)
-        run_yosys(a, ys)
+    if not a.script:
+        a.top = a.top or "icebreaker_top"
+    if a.script and (a.param or a.define or a.srcs):
+        sys.exit("block-area: --script takes the sources, defines and parameters from the script: "
+                 "drop --param, --define and the source files")
+    if a.script:
+        ys, script_top = script_noflatten(a.script, stat, a.blackbox, a.top)
+        a.top = a.top or script_top
+        if not a.json:
+            run_yosys(a, ys)
     elif not a.json:
         if not a.srcs:
             sys.exit("block-area: no sources")
