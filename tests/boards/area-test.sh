@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/boards/area-test.sh: tests/boards/block-area.py --script on a board-style Yosys
 # script (read, chparam, synth_ecp5 -abc9 -json, stat) of one MXU row with 4 PEs, 2 of them
-# on DSPs and 2 in logic (-DTPU_ECP5): the row's block holds 2 MULT18X18D, the 2
-# tpu_mxu_mul_logic blocks 36 CCU2C each (docs/mxu.md), the whole at least the row; the
-# netlist is not written; the top comes from the script; a blackboxed module's cells are left
-# out; --param beside --script and a script without a synth command are refused with a
-# clear error.
+# on DSPs and 2 in logic (-DTPU_ECP5): the ECP5 cells are counted without --arch (taken from
+# synth_ecp5), the row's block holds 2 MULT18X18D, the 2 tpu_mxu_mul_logic blocks 36 CCU2C
+# each (docs/mxu.md), the whole at least the row; the netlist is not written; the top comes
+# from the script; a blackboxed module is listed with no cells and its cells are left out;
+# --param beside --script and a script without a synth command are refused with a clear
+# error.
 set -u -o pipefail
 dir=build/boards/area-check
 rm -rf "$dir"; mkdir -p "$dir"
@@ -17,7 +18,7 @@ chparam -set N 4 -set EnableBf16 0 -set DspCols 2 tpu_mxu_row
 synth_ecp5 -abc9 -top tpu_mxu_row -json $dir/row.json
 tee -q -o $dir/flat.json stat -json
 YS
-out=$(tests/boards/block-area.py --arch ecp5 --script "$dir/synth.ys" --out "$dir" 2>&1) ||
+out=$(tests/boards/block-area.py --script "$dir/synth.ys" --out "$dir" 2>&1) ||
   fail "block-area.py failed: $out"
 echo "$out" | head -4 | sed 's/^/# /'
 [ ! -e "$dir/row.json" ] || fail "the netlist was written (-json kept)"
@@ -34,6 +35,8 @@ bb=$(tests/boards/block-area.py --arch ecp5 --script "$dir/synth.ys" --blackbox 
 cc=$(echo "$whole" | awk '{print $6}')
 cc_bb=$(echo "$bb" | grep '^tpu_mxu_row (whole)' | awk '{print $6}')
 [ "$cc_bb" = "$((cc - 72))" ] || fail "with tpu_mxu_mul_logic blackboxed the row has $cc_bb CCU2C, not $cc - 72: $bb"
+echo "$bb" | grep -q '^tpu_mxu_mul_logic (blackbox) *2 *0 *0 *0 *0 *0 *0$' ||
+  fail "the blackbox is not listed with its 2 instances and no cells: $bb"
 if bad=$(tests/boards/block-area.py --arch ecp5 --script "$dir/synth.ys" --param N=8 --out "$dir" 2>&1); then
   fail "--script with --param was accepted: $bad"
 fi
@@ -43,4 +46,4 @@ if bad=$(tests/boards/block-area.py --arch ecp5 --script "$dir/nosynth.ys" --out
   fail "a script without synth was accepted: $bad"
 fi
 echo "$bad" | grep -q "block-area: .* has no synth_ecp5 or synth_ice40" || fail "no clear error: $bad"
-echo "PASS board-area --script: 2 tpu_mxu_mul_logic x 36 CCU2C, 2 MULT18X18D in the row, -abc9 kept, the script's top, no netlist written, a blackbox's cells left out; --param beside --script and a script without synth refused"
+echo "PASS board-area --script: 2 tpu_mxu_mul_logic x 36 CCU2C, 2 MULT18X18D in the row, -abc9 kept, the script's top, no netlist written, the ECP5 from the script, a blackbox listed with no cells; --param beside --script and a script without synth refused"

@@ -12,11 +12,12 @@ TRELLIS_DPR16X4 (LUT RAM) in the same columns.
 
 --script SYNTH_YS takes a board's own Yosys script (build/boards/<board>/synth.ys, mk/board.mk)
 instead of --param/--define/sources (giving those too is an error): the same sources,
-parameters, top and synthesis steps (the ULX3S's ABC9 with its wire delay), with -noflatten
-added to each synth_ice40 / synth_ecp5 and the netlist not written.
+parameters, top, architecture and synthesis steps (the ULX3S's ABC9 with its wire delay),
+with -noflatten added to each synth_ice40 / synth_ecp5 and the netlist not written.
 
---blackbox MOD (repeatable) leaves a module out (counted apart): e.g. memories that are
-being rewritten, or whose flip-flop mapping would take Yosys most of an hour.
+--blackbox MOD (repeatable) leaves a module out (listed with its instances, no cells):
+e.g. memories that are being rewritten, or whose flip-flop mapping would take Yosys most of
+an hour.
 
 Without hierarchy flattening nothing propagates across module ports (tied-off inputs,
 unused outputs), so the figures are a little above those of the flattened build.
@@ -25,7 +26,7 @@ Examples:
   tests/boards/block-area.py --blackbox tpu_core_ram --blackbox tpu_core_fifo \\
       --out build/boards/area
   make build/boards/ulx3s/synth.ys build/boards/ulx3s/fw.hex
-  tests/boards/block-area.py --arch ecp5 --script build/boards/ulx3s/synth.ys \\
+  tests/boards/block-area.py --script build/boards/ulx3s/synth.ys \\
       --out build/boards/ulx3s-area
 """
 import argparse
@@ -82,8 +83,8 @@ def base_name(m):
 
 def script_noflatten(path, stat, blackbox, top):
     """A board's synth.ys with -noflatten on each synth command, no netlist written, the
-    blackboxes before the first synth command and the stat JSON at the end; and the top
-    that the script synthesizes (its first -top)."""
+    blackboxes before the first synth command and the stat JSON at the end; the top that
+    the script synthesizes (its first -top) and its architecture."""
     try:
         with open(path) as f:
             lines = [ln.rstrip("\n") for ln in f if ln.strip()]
@@ -91,6 +92,7 @@ def script_noflatten(path, stat, blackbox, top):
         sys.exit(f"block-area: cannot read the script {path}: {e.strerror}")
     out = []
     script_top = None
+    arch = None
     for ln in lines:
         w = ln.split()
         if w[0] in ("synth_ecp5", "synth_ice40"):
@@ -98,9 +100,10 @@ def script_noflatten(path, stat, blackbox, top):
                 script_top = script_top or w[w.index("-top") + 1]
             if script_top is None:
                 sys.exit(f"block-area: {path}: {w[0]} has no -top")
-            if blackbox and not any(x.startswith("blackbox ") for x in out):
+            if arch is None and blackbox:
                 out.append(f"hierarchy -top {top or script_top}")
                 out += [f"blackbox *{b}" for b in blackbox]
+            arch = arch or w[0][len("synth_"):]
             w = [x for i, x in enumerate(w) if x != "-json" and (i == 0 or w[i - 1] != "-json")]
             ln = " ".join(w[:1] + ["-noflatten"] + w[1:])
         elif w[0] == "tee" or w[0] == "stat" or w[0].startswith("write_"):
@@ -109,7 +112,7 @@ def script_noflatten(path, stat, blackbox, top):
     if script_top is None:
         sys.exit(f"block-area: {path} has no synth_ecp5 or synth_ice40 command")
     out.append(f"tee -q -o {stat} stat -json")
-    return out, script_top
+    return out, script_top, arch
 
 
 def run_yosys(a, ys):
@@ -125,7 +128,8 @@ def run_yosys(a, ys):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--top", help="the top module (default: the script's, else icebreaker_top)")
-    ap.add_argument("--arch", choices=("ice40", "ecp5"), default="ice40")
+    ap.add_argument("--arch", choices=("ice40", "ecp5"),
+                    help="the cell library (default: the script's synth command, else ice40)")
     ap.add_argument("--param", action="append", default=[], help="NAME=VALUE on the top")
     ap.add_argument("--define", action="append", default=[], help="Verilog define (e.g. TPU_ICE40)")
     ap.add_argument("--blackbox", action="append", default=[], help="module left out")
@@ -138,17 +142,18 @@ def main():
 
     os.makedirs(a.out, exist_ok=True)
     stat = a.json or os.path.join(a.out, "stat.json")
-    if not a.script:
-        a.top = a.top or "icebreaker_top"
     if a.script and (a.param or a.define or a.srcs):
         sys.exit("block-area: --script takes the sources, defines and parameters from the script: "
                  "drop --param, --define and the source files")
     if a.script:
-        ys, script_top = script_noflatten(a.script, stat, a.blackbox, a.top)
+        ys, script_top, script_arch = script_noflatten(a.script, stat, a.blackbox, a.top)
         a.top = a.top or script_top
+        a.arch = a.arch or script_arch
         if not a.json:
             run_yosys(a, ys)
-    elif not a.json:
+    a.top = a.top or "icebreaker_top"
+    a.arch = a.arch or "ice40"
+    if not a.script and not a.json:
         if not a.srcs:
             sys.exit("block-area: no sources")
         chp = " ".join(f"-set {p.split('=', 1)[0]} {p.split('=', 1)[1]}" for p in a.param)
@@ -187,6 +192,8 @@ def main():
                 c[k] += n
             elif t.lstrip("\\") in mods or t in mods:
                 s += [t if t in mods else t.lstrip("\\")] * n
+            elif base_name(t) in a.blackbox:
+                s += [base_name(t)] * n       # a blackbox: listed, with no cells
         own[m] = c
         subs[m] = s
 
